@@ -1,0 +1,1 @@
+"""The 够级 rules engine: standard library only."""

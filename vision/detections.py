@@ -1,0 +1,96 @@
+"""``Detections``: the one currency between the detector, the tracker and the annotator.
+
+Parallel arrays, after supervision's ``sv.Detections`` (kept small here so the run-time path
+needs no scipy or matplotlib).
+
+>>> import numpy as np
+>>> d = Detections(xyxy=np.array([[0, 0, 10, 20], [5, 5, 9, 9]], dtype=np.float32),
+...                confidence=np.array([0.9, 0.3], dtype=np.float32),
+...                class_id=np.array([7, 7]))
+>>> len(d), len(d[d.confidence > 0.5])
+(2, 1)
+>>> d.names()
+['T', 'T']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.classes import CLASS_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Detections:
+    """Boxes found in one image."""
+
+    xyxy: NDArray[np.float32]
+    """Boxes as ``(n, 4)`` pixel corners ``x1, y1, x2, y2``."""
+    confidence: NDArray[np.float32]
+    """Scores in ``[0, 1]``, shape ``(n,)``."""
+    class_id: NDArray[np.int_]
+    """Indices into :data:`vision.classes.CLASS_NAMES`, shape ``(n,)``."""
+    data: dict[str, NDArray[Any]] = field(default_factory=dict)
+    """Extra per-box arrays (e.g. ``"seat"``), each of length ``n``."""
+
+    def __post_init__(self) -> None:
+        n = len(self.xyxy)
+        if self.xyxy.ndim != 2 or self.xyxy.shape[1] != 4:
+            raise ValueError(f"xyxy must have shape (n, 4), got {self.xyxy.shape}")
+        for name, array in (("confidence", self.confidence), ("class_id", self.class_id),
+                            *self.data.items()):
+            if len(array) != n:
+                raise ValueError(f"{name} must have length {n} to match xyxy, got {len(array)}")
+
+    @classmethod
+    def empty(cls) -> Detections:
+        """No boxes."""
+        return cls(xyxy=np.zeros((0, 4), np.float32), confidence=np.zeros(0, np.float32),
+                   class_id=np.zeros(0, np.int_))
+
+    @classmethod
+    def merge(cls, parts: Iterable[Detections]) -> Detections:
+        """Concatenate detections; extra ``data`` keys must be shared by all parts."""
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        keys = set(parts[0].data)
+        if any(set(p.data) != keys for p in parts):
+            raise ValueError("cannot merge Detections with different data keys")
+        return cls(
+            xyxy=np.concatenate([p.xyxy for p in parts]).astype(np.float32),
+            confidence=np.concatenate([p.confidence for p in parts]).astype(np.float32),
+            class_id=np.concatenate([p.class_id for p in parts]),
+            data={k: np.concatenate([p.data[k] for p in parts]) for k in keys},
+        )
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __iter__(self) -> Iterator[tuple[NDArray[np.float32], float, int]]:
+        for box, conf, cid in zip(self.xyxy, self.confidence, self.class_id):
+            yield box, float(conf), int(cid)
+
+    def __getitem__(self, index: Any) -> Detections:
+        """Select boxes by a boolean mask, an index array or a slice."""
+        if isinstance(index, (int, np.integer)):
+            index = [int(index)]
+        return Detections(
+            xyxy=self.xyxy[index], confidence=self.confidence[index],
+            class_id=self.class_id[index], data={k: v[index] for k, v in self.data.items()},
+        )
+
+    @property
+    def center(self) -> NDArray[np.float32]:
+        """Box centres, shape ``(n, 2)``."""
+        return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2,
+                         (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2], axis=1)
+
+    def names(self) -> list[str]:
+        """Class names of the boxes, in order."""
+        return [CLASS_NAMES[int(c)] for c in self.class_id]
