@@ -24,7 +24,7 @@ _IDS = {name: index for index, name in enumerate(CLASS_NAMES)}
 
 def class_id(name: str) -> int:
     """Return the class id of a card name (``"10"`` is accepted for ``"T"``)."""
-    key = "T" if name == "10" else name.upper()
+    key = "T" if name == "10" else name if name in _IDS else name.upper()
     try:
         return _IDS[key]
     except KeyError:
