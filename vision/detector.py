@@ -1,0 +1,434 @@
+"""The run-time card detector: an exported YOLO model run with ONNX Runtime, NumPy and OpenCV.
+
+No torch and no Ultralytics at run time. Pre- and post-processing are pure functions
+(:func:`letterbox`, :func:`decode`, :func:`nms`) so they are tested without a model;
+:class:`Detector` only adds the ONNX Runtime session, opened once.
+
+Two output layouts of Ultralytics' ONNX export are understood:
+
+* the raw YOLOv8/11 head, shape ``(1, 4 + nc, N)``: centre boxes and per-class scores, which
+  need class-aware non-maximum suppression;
+* the end-to-end (NMS-free) YOLO26 head, shape ``(1, N, 6)``: ``x1, y1, x2, y2, score, class``.
+
+>>> import numpy as np
+>>> image = np.zeros((160, 320, 3), np.uint8)
+>>> padded, transform = letterbox(image, (640, 640))
+>>> padded.shape, transform.scale, transform.pad
+((640, 640, 3), 2.0, (0.0, 160.0))
+>>> transform.to_image(np.array([[0, 160, 640, 480]], np.float32)).tolist()
+[[0.0, 0.0, 320.0, 160.0]]
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.classes import CLASS_NAMES, class_id
+from vision.detections import Detections
+
+__all__ = [
+    "DEFAULT_MODEL_PATH",
+    "Detector",
+    "LetterboxTransform",
+    "ModelError",
+    "OutputLayout",
+    "decode",
+    "default_model_path",
+    "letterbox",
+    "nms",
+    "read_image",
+    "rotate_boxes_back",
+]
+
+DEFAULT_MODEL_PATH: Path = Path(__file__).resolve().parents[1] / "models" / "gouji-cards.onnx"
+"""The shipped weights, ``models/gouji-cards.onnx`` next to the package."""
+
+OutputLayout = Literal["raw", "end2end"]
+"""``"raw"``: ``(1, 4 + nc, N)`` YOLOv8/11 head; ``"end2end"``: ``(1, N, 6)`` NMS-free head."""
+
+PAD_VALUE = 114
+"""Grey used for letterbox padding, as in Ultralytics training, so the model sees what it learnt."""
+
+
+class ModelError(ValueError):
+    """The model file is not a usable detector (not ONNX, wrong inputs or outputs, wrong size)."""
+
+
+def default_model_path() -> Path:
+    """``$GOUJI_MODEL`` if set, else the shipped :data:`DEFAULT_MODEL_PATH`."""
+    env = os.environ.get("GOUJI_MODEL")
+    return Path(env) if env else DEFAULT_MODEL_PATH
+
+
+def read_image(path: str | os.PathLike[str]) -> NDArray[np.uint8]:
+    """Read an image file as BGR.
+
+    Reads the bytes first so that non-ASCII file names work everywhere (``cv2.imread`` cannot
+    open them on Windows).
+
+    Raises:
+        FileNotFoundError: ``path`` does not exist or is not a file.
+        ValueError: the file is not a readable image.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such image file: {str(path)!r}")
+    image = cv2.imdecode(np.fromfile(path, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"not a readable image: {str(path)!r}")
+    return image
+
+
+@dataclass(frozen=True, slots=True)
+class LetterboxTransform:
+    """How an image was scaled and padded into the model input, to map boxes back."""
+
+    scale: float
+    """Factor applied to the source image (input pixels per image pixel)."""
+    pad: tuple[float, float]
+    """``(left, top)`` padding in input pixels."""
+    image_shape: tuple[int, int]
+    """``(height, width)`` of the source image, to clip boxes to it."""
+
+    def to_image(self, xyxy: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
+        """Map ``(n, 4)`` boxes from model-input pixels to source-image pixels, clipped."""
+        left, top = self.pad
+        boxes = (np.asarray(xyxy, np.float32) - np.float32([left, top, left, top])) / self.scale
+        height, width = self.image_shape
+        np.clip(boxes[:, 0::2], 0, width, out=boxes[:, 0::2])
+        np.clip(boxes[:, 1::2], 0, height, out=boxes[:, 1::2])
+        return boxes
+
+
+def letterbox(
+    image: NDArray[np.uint8], size: tuple[int, int], *, stride: int | None = None,
+) -> tuple[NDArray[np.uint8], LetterboxTransform]:
+    """Resize keeping the aspect ratio, then pad with grey to the model's input size.
+
+    Args:
+        image: ``(h, w, 3)`` image.
+        size: ``(height, width)`` of the model input, or the largest one when ``stride`` is given.
+        stride: for models with dynamic input size: pad only up to the next multiple of
+            ``stride`` instead of the full ``size`` (less padding, less work).
+
+    Returns:
+        The padded image and the transform that maps boxes back (:meth:`LetterboxTransform.to_image`).
+
+    >>> padded, t = letterbox(np.zeros((300, 600, 3), np.uint8), (640, 640), stride=32)
+    >>> padded.shape, t.pad
+    ((320, 640, 3), (0.0, 0.0))
+    """
+    height, width = image.shape[:2]
+    target_h, target_w = size
+    scale = min(target_h / height, target_w / width)
+    new_w, new_h = round(width * scale), round(height * scale)
+    if stride is not None:
+        target_h = -(-new_h // stride) * stride
+        target_w = -(-new_w // stride) * stride
+    if (new_w, new_h) != (width, height):
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        image = cv2.resize(image, (new_w, new_h), interpolation=interpolation)
+    # Split the padding evenly, the odd pixel going right/bottom (as Ultralytics does).
+    dw, dh = (target_w - new_w) / 2, (target_h - new_h) / 2
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    if top or bottom or left or right:
+        image = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
+                                   value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
+    return image, LetterboxTransform(scale=scale, pad=(float(left), float(top)),
+                                     image_shape=(height, width))
+
+
+def nms(xyxy: NDArray[np.floating[Any]], scores: NDArray[np.floating[Any]],
+        iou: float, class_id: NDArray[np.integer[Any]] | None = None) -> NDArray[np.intp]:
+    """Greedy non-maximum suppression.
+
+    Args:
+        xyxy: ``(n, 4)`` boxes.
+        scores: ``(n,)`` scores.
+        iou: a box is dropped when its IoU with a kept, higher-scored box exceeds this.
+        class_id: when given, only boxes of the same class suppress each other.
+
+    Returns:
+        Indices of the kept boxes, highest score first.
+
+    >>> boxes = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]], np.float32)
+    >>> nms(boxes, np.array([0.9, 0.8, 0.7]), 0.5).tolist()
+    [0, 2]
+    >>> nms(boxes, np.array([0.9, 0.8, 0.7]), 0.5, class_id=np.array([0, 1, 0])).tolist()
+    [0, 1, 2]
+    """
+    boxes = np.asarray(xyxy, np.float64)
+    if class_id is not None and len(boxes):
+        # Shift each class to its own region of the plane: boxes of different classes never overlap.
+        offset = (boxes.max() - min(boxes.min(), 0) + 1) * np.asarray(class_id, np.float64)
+        boxes = boxes + offset[:, None]
+    x1, y1, x2, y2 = boxes.T
+    areas = np.maximum(x2 - x1, 0) * np.maximum(y2 - y1, 0)
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    keep: list[int] = []
+    while order.size:
+        best, rest = order[0], order[1:]
+        keep.append(int(best))
+        inter = (np.maximum(np.minimum(x2[best], x2[rest]) - np.maximum(x1[best], x1[rest]), 0)
+                 * np.maximum(np.minimum(y2[best], y2[rest]) - np.maximum(y1[best], y1[rest]), 0))
+        union = areas[best] + areas[rest] - inter
+        overlap = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+        order = rest[overlap <= iou]
+    return np.array(keep, dtype=np.intp)
+
+
+def _output_layout(shape: tuple[int, ...]) -> OutputLayout:
+    """Tell the head from the output shape; see the module docstring."""
+    if len(shape) != 3 or shape[0] != 1:
+        raise ModelError(f"expected a detector output of shape (1, 4 + nc, N) or (1, N, 6), "
+                         f"got {shape}")
+    if shape[2] == 6 and shape[1] != 6:
+        return "end2end"
+    if shape[1] <= 4:
+        raise ModelError(f"raw detector output needs 4 box rows plus class scores, got {shape}")
+    return "raw"
+
+
+def decode(
+    output: NDArray[np.floating[Any]],
+    transform: LetterboxTransform,
+    *,
+    conf: float = 0.25,
+    iou: float = 0.6,
+    max_det: int = 300,
+    class_map: NDArray[np.integer[Any]] | None = None,
+) -> Detections:
+    """Turn a raw model output into :class:`Detections` in source-image pixels.
+
+    Args:
+        output: the model's first output, ``(1, 4 + nc, N)`` (raw head: ``cx, cy, w, h`` then
+            class scores) or ``(1, N, 6)`` (end-to-end head: ``x1, y1, x2, y2, score, class``),
+            in model-input pixels.
+        transform: the letterbox that produced the model input.
+        conf: keep boxes scoring at least this.
+        iou: IoU threshold of the class-aware NMS (raw head only; the end-to-end head has none).
+        max_det: keep at most this many boxes, best first.
+        class_map: model class index -> :data:`~vision.classes.CLASS_NAMES` id, when the model's
+            class order differs from ours.
+
+    >>> raw = np.zeros((1, 4 + 16, 2), np.float32)
+    >>> raw[0, :4, 0] = [50, 50, 20, 40]; raw[0, 4 + 7, 0] = 0.9    # a ten, centre (50, 50)
+    >>> t = LetterboxTransform(scale=1.0, pad=(0.0, 0.0), image_shape=(100, 100))
+    >>> d = decode(raw, t)
+    >>> d.names(), d.xyxy.tolist()
+    (['T'], [[40.0, 30.0, 60.0, 70.0]])
+    """
+    output = np.asarray(output)
+    layout = _output_layout(output.shape)
+    if layout == "end2end":
+        rows = output[0]
+        scores = rows[:, 4]
+        keep = scores >= conf
+        xyxy, scores, classes = rows[keep, :4], scores[keep], rows[keep, 5].astype(np.int64)
+        order = np.argsort(-scores, kind="stable")[:max_det]
+    else:
+        rows = output[0].T                      # (N, 4 + nc)
+        class_scores = rows[:, 4:]
+        classes = class_scores.argmax(axis=1)
+        scores = class_scores[np.arange(len(rows)), classes]
+        keep = scores >= conf
+        centre, classes, scores = rows[keep, :4], classes[keep], scores[keep]
+        half = centre[:, 2:4] / 2
+        xyxy = np.concatenate([centre[:, :2] - half, centre[:, :2] + half], axis=1)
+        order = nms(xyxy, scores, iou, class_id=classes)[:max_det]
+    if class_map is not None:
+        classes = np.asarray(class_map)[classes]
+    return Detections(xyxy=transform.to_image(xyxy[order]),
+                      confidence=scores[order].astype(np.float32),
+                      class_id=classes[order].astype(np.int_))
+
+
+def rotate_boxes_back(xyxy: NDArray[np.floating[Any]], turns: int,
+                      image_shape: tuple[int, int]) -> NDArray[np.float32]:
+    """Map boxes found in ``np.rot90(image, turns)`` back to ``image``.
+
+    Args:
+        xyxy: ``(n, 4)`` boxes in the rotated image.
+        turns: quarter turns counter-clockwise applied to the image (``np.rot90``'s ``k``).
+        image_shape: ``(height, width)`` of the original (unrotated) image.
+
+    >>> rotate_boxes_back(np.array([[0, 0, 10, 20]], np.float32), 1, (100, 200)).tolist()
+    [[180.0, 0.0, 200.0, 10.0]]
+    """
+    x1, y1, x2, y2 = np.asarray(xyxy, np.float32).reshape(-1, 4).T
+    height, width = image_shape
+    turns %= 4
+    if turns == 1:      # rotated (x, y) came from (width - y, x)
+        columns = (width - y2, x1, width - y1, x2)
+    elif turns == 2:    # from (width - x, height - y)
+        columns = (width - x2, height - y2, width - x1, height - y1)
+    elif turns == 3:    # from (y, height - x)
+        columns = (y1, height - x2, y2, height - x1)
+    else:
+        columns = (x1, y1, x2, y2)
+    return np.stack(columns, axis=1).astype(np.float32)
+
+
+def _names_from_metadata(metadata: dict[str, str]) -> list[str] | None:
+    """Class names recorded by the Ultralytics export (``"{0: '3', 1: '4', ...}"``), if any."""
+    text = metadata.get("names")
+    if not text:
+        return None
+    try:
+        names = ast.literal_eval(text)
+    except (ValueError, SyntaxError) as exc:
+        raise ModelError(f"cannot read the class names in the model metadata: {text!r}") from exc
+    if isinstance(names, dict):
+        names = [names[i] for i in sorted(names)]
+    return [str(name) for name in names]
+
+
+def _class_map(names: list[str]) -> NDArray[np.int_] | None:
+    """Model class index -> our class id, by name; ``None`` when the orders already agree."""
+    try:
+        mapping = np.array([class_id(name) for name in names], dtype=np.int_)
+    except ValueError as exc:
+        raise ModelError(f"model classes {names} are not card classes {CLASS_NAMES}") from exc
+    return None if np.array_equal(mapping, np.arange(len(CLASS_NAMES))) else mapping
+
+
+class Detector:
+    """Card detector on an exported YOLO ONNX model.
+
+    Args:
+        model_path: the ``.onnx`` file; ``None`` means ``$GOUJI_MODEL`` or the shipped
+            ``models/gouji-cards.onnx``.
+        threads: CPU threads ONNX Runtime may use for one inference.
+        conf: minimum score of a returned box.
+        iou: IoU threshold of the NMS (raw heads; also merging rotations).
+        imgsz: model input side; only for models exported with a dynamic input size (default:
+            the size recorded at export, else 640).
+
+    Raises:
+        FileNotFoundError: the model file does not exist.
+        ModelError: it is not an ONNX detector this class understands.
+
+    Example:
+        >>> det = Detector()                                  # doctest: +SKIP
+        >>> det(read_image("play.jpg")).names()               # doctest: +SKIP
+        ['T', 'T', '5']
+    """
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
+                 conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None) -> None:
+        import onnxruntime as ort  # imported here so that importing vision stays light
+
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"no detector model at {str(path)!r}: train one with `gouji train`, "
+                "or pass --model / set $GOUJI_MODEL")
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3  # ORT warnings about unused initialisers are noise here
+        try:
+            self._session = ort.InferenceSession(str(path), options,
+                                                 providers=["CPUExecutionProvider"])
+        except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ModelError(f"cannot load ONNX model {str(path)!r}: {message}") from exc
+
+        self.model_path: Path = path
+        """The model file in use."""
+        self.conf = conf
+        """Minimum score of a returned box."""
+        self.iou = iou
+        """IoU threshold of the NMS."""
+        self.threads = threads
+        """ONNX Runtime intra-op threads."""
+
+        inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
+        if len(inputs) != 1 or len(inputs[0].shape) != 4:
+            raise ModelError(f"{path.name}: expected one image input (1, 3, H, W), got "
+                             f"{[(i.name, i.shape) for i in inputs]}")
+        self._input_name = inputs[0].name
+        self._input_dtype = np.float16 if inputs[0].type == "tensor(float16)" else np.float32
+        metadata = self._session.get_modelmeta().custom_metadata_map
+        height, width = inputs[0].shape[2:]
+        self._dynamic = not (isinstance(height, int) and isinstance(width, int))
+        self._stride = int(metadata.get("stride", 32))
+        if self._dynamic:
+            side = imgsz or max(ast.literal_eval(metadata.get("imgsz", "[640]")))
+            self.input_size: tuple[int, int] = (int(side), int(side))
+            """``(height, width)`` of the model input (the largest one for dynamic models)."""
+        else:
+            self.input_size = (int(height), int(width))
+            if imgsz is not None and imgsz != max(self.input_size):
+                raise ModelError(f"{path.name} has a fixed input of {self.input_size}; "
+                                 f"imgsz={imgsz} needs a model exported with dynamic=True")
+
+        names = _names_from_metadata(metadata)
+        self._class_map = _class_map(names) if names is not None else None
+        out_shape = tuple(outputs[0].shape)
+        self.layout: OutputLayout | None = None
+        """Output head, known at load time when the output shape is static."""
+        if all(isinstance(d, int) for d in out_shape):
+            self.layout = _output_layout(out_shape)
+            num_classes = len(names) if names is not None else len(CLASS_NAMES)
+            if self.layout == "raw" and out_shape[1] - 4 != num_classes:
+                raise ModelError(f"{path.name} scores {out_shape[1] - 4} classes, expected "
+                                 f"{num_classes}")
+
+    def __repr__(self) -> str:
+        return (f"Detector({str(self.model_path)!r}, threads={self.threads}, conf={self.conf}, "
+                f"iou={self.iou})")
+
+    def __call__(self, image: NDArray[np.uint8]) -> Detections:
+        """Detect the cards in one BGR image of any size (grey and BGRA are accepted too)."""
+        image = _as_bgr(image)
+        padded, transform = letterbox(image, self.input_size,
+                                      stride=self._stride if self._dynamic else None)
+        blob = cv2.dnn.blobFromImage(padded, scalefactor=1 / 255, swapRB=True)
+        (output, *_) = self._session.run(None, {self._input_name: blob.astype(self._input_dtype)})
+        return decode(output.astype(np.float32, copy=False), transform, conf=self.conf,
+                      iou=self.iou, class_map=self._class_map)
+
+    def detect_any_angle(self, image: NDArray[np.uint8]) -> Detections:
+        """Detect cards at any angle: also run the 90°, 180° and 270° rotations and merge.
+
+        The model learns roughly upright cards (a table file turns each seat's zone upright);
+        a bare photo has no such help. The same card found in several rotations is merged
+        class-agnostically, keeping the most confident reading of it.
+        """
+        image = _as_bgr(image)
+        parts = []
+        for turns in range(4):
+            found = self(np.ascontiguousarray(np.rot90(image, turns)))
+            parts.append(Detections(
+                xyxy=rotate_boxes_back(found.xyxy, turns, image.shape[:2]),
+                confidence=found.confidence, class_id=found.class_id))
+        merged = Detections.merge(parts)
+        return merged[nms(merged.xyxy, merged.confidence, self.iou)]
+
+
+def _as_bgr(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Accept grey ``(h, w)`` / ``(h, w, 1)`` and BGRA images; the model takes 3 channels."""
+    image = np.asarray(image)
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected an 8-bit image, got dtype {image.dtype}")
+    if image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected an image of shape (h, w, 3), got {image.shape}")
+    return image
