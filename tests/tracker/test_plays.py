@@ -1,0 +1,173 @@
+"""Play segmentation on hand-made detection sequences (10 frames per second, window 0.5 s)."""
+
+from __future__ import annotations
+
+import pytest
+from tracker_builders import cards, fan, hold, square_layout
+
+from tracker.plays import PlaySegmenter
+from tracker.zones import SeatZones
+
+
+@pytest.fixture
+def layout():
+    return square_layout()
+
+
+@pytest.fixture
+def zones(layout):
+    return SeatZones(layout)
+
+
+class FakePrior:
+    """The rules' answers, scripted: who may act, and an objection per (seat, cards)."""
+
+    def __init__(self, to_act=range(6), objections=None):
+        self.to_act, self.objections = set(to_act), objections or {}
+
+    def may_act(self, seat):
+        return seat in self.to_act
+
+    def objection(self, seat, cards):
+        return self.objections.get((seat, cards))
+
+
+@pytest.fixture
+def segmenter(zones):
+    return PlaySegmenter(zones, window=0.5)
+
+
+def plays(events):
+    return [(e["seat"], e["cards"]) for e in events if e["type"] == "play"]
+
+
+def test_a_play_is_committed_once_after_it_stays_still_for_the_window(segmenter):
+    three_fives = cards(*fan("555", 600, 560))
+    assert hold(segmenter, three_fives, 0.0, 0.5) == []        # 5 frames: 0.0 .. 0.4 s
+    events = hold(segmenter, three_fives, 0.5, 2.0)
+    assert plays(events) == [(0, "5 5 5")]
+    assert events[0]["t"] == 0.5 and events[0]["review"] is False and events[0]["conf"] == 0.9
+
+
+def test_a_card_seen_for_one_frame_is_noise(segmenter):
+    assert hold(segmenter, cards(("K", 640, 120)), 0.0, 0.1) == []
+    assert hold(segmenter, cards(), 0.1, 2.0) == []
+
+
+def test_a_hand_over_the_table_postpones_the_play(segmenter):
+    pair = cards(*fan("QQ", 880, 500))
+    assert hold(segmenter, pair, 0.0, 1.0, moving=True) == []
+    assert plays(hold(segmenter, pair, 1.0, 1.0)) == [(1, "Q Q")]
+
+
+def test_cards_carried_in_by_a_moving_hand_count_only_where_they_come_to_rest(segmenter):
+    events = []
+    for step in range(8):  # the fan slides in from the bottom edge, 20 px a frame
+        events += segmenter.update(cards(*fan("77", 620, 700 - 20 * step)), step / 10)
+    events += hold(segmenter, cards(*fan("77", 620, 560)), 0.8, 1.0)
+    assert plays(events) == [(0, "7 7")]
+
+
+def test_plays_of_a_trick_follow_each_other_and_earlier_cards_stay_known(segmenter):
+    lead = fan("888", 600, 560)                    # seat 0
+    answer = fan("999", 860, 480)                  # seat 1
+    events = hold(segmenter, cards(*lead), 0.0, 1.0)
+    events += hold(segmenter, cards(*lead, *answer), 1.0, 1.0)
+    assert plays(events) == [(0, "8 8 8"), (1, "9 9 9")]
+
+
+def test_covered_cards_of_earlier_plays_are_not_removals_nor_new_plays(segmenter):
+    first = fan("TTTTT", 580, 560)                 # seat 0 leads five tens
+    events = hold(segmenter, cards(*first), 0.0, 1.0)
+    # Everybody passes; seat 0 wins and, without a gather, lays 5 jacks half over the tens:
+    # two tens are hidden, the other three show strips inside their old boxes.
+    jacks = fan("JJJJJ", 610, 590)
+    strips = [("T", 580, 560), ("T", 594, 560), ("T", 608, 545)]
+    events += hold(segmenter, cards(*strips, *jacks), 1.0, 1.0)
+    assert plays(events) == [(0, "T T T T T"), (0, "J J J J J")]
+    # The hidden tens coming back into view later are still no play.
+    events = hold(segmenter, cards(*first, *jacks), 2.0, 1.0)
+    assert plays(events) == []
+
+
+def test_a_play_across_two_zones_goes_to_the_nearer_seat(segmenter, layout):
+    # Seats 0 and 1 meet on the line from the centre (640, 360) to (813, 660).
+    # Four cards across the border, three of them on seat 0's side.
+    across = [("6", 690, 560), ("6", 704, 560), ("6", 718, 560), ("6", 780, 560)]
+    assert [layout.seat_at((x, y)) for _, x, y in across] == [0, 0, 0, 1]
+    assert plays(hold(segmenter, cards(*across), 0.0, 1.0)) == [(0, "6 6 6 6")]
+
+
+def test_the_rules_choose_between_two_zones_a_play_straddles(zones):
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(to_act=[1]))
+    across = [("6", 690, 560), ("6", 704, 560), ("6", 718, 560), ("6", 780, 560)]
+    events = hold(segmenter, cards(*across), 0.0, 1.0)
+    assert plays(events) == [(1, "6 6 6 6")] and not events[0]["review"]
+
+
+def test_the_rules_flag_a_play_but_never_change_its_cards(zones):
+    prior = FakePrior(objections={(3, "K K K"): "the led play had 2 cards"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    events = hold(segmenter, cards(*fan("KKK", 620, 120)), 0.0, 1.0)
+    assert plays(events) == [(3, "K K K")]
+    assert events[0]["review"] is True and "2 cards" in events[0]["reason"]
+
+
+def test_an_unsure_card_holds_the_play_for_review(segmenter):
+    events = hold(segmenter, cards(("A", 620, 560, 0.95), ("A", 634, 560, 0.3)), 0.0, 1.0)
+    assert plays(events) == [(0, "A A")]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
+
+
+def test_detections_below_min_conf_are_ignored(segmenter):
+    assert hold(segmenter, cards(("A", 620, 560, 0.1)), 0.0, 1.0) == []
+
+
+def test_two_plays_landing_together_are_ordered_after_the_last_seat_and_held(segmenter):
+    events = hold(segmenter, cards(*fan("33", 620, 120)), 0.0, 1.0)          # seat 3
+    events += hold(segmenter, cards(*fan("33", 620, 120), *fan("44", 380, 560),
+                                    *fan("44", 380, 160)), 1.0, 1.0)         # seats 5, 4
+    assert plays(events) == [(3, "3 3"), (4, "4 4"), (5, "4 4")]
+    assert [e["review"] for e in events] == [False, True, True]
+
+
+def test_an_emptied_table_is_a_gathered_trick(segmenter):
+    events = hold(segmenter, cards(*fan("555", 600, 560)), 0.0, 1.0)
+    events += hold(segmenter, cards(*fan("555", 600, 560)), 1.0, 0.3, moving=True)  # a hand
+    events += hold(segmenter, cards(), 1.3, 0.4)           # swept away, not yet still long
+    assert [e["type"] for e in events] == ["play"]
+    events += hold(segmenter, cards(), 1.7, 1.0)
+    assert [e["type"] for e in events] == ["play", "collect"]
+    assert events[-1]["t"] == pytest.approx(1.8)
+
+
+def test_cards_turned_face_down_are_a_gathered_trick(segmenter):
+    events = hold(segmenter, cards(*fan("555", 600, 560), *fan("666", 860, 480)), 0.0, 1.0)
+    backs = cards(*[("back", x, y) for _, x, y in fan("555", 600, 560)])
+    events += hold(segmenter, backs, 1.0, 1.0)
+    assert [e["type"] for e in events] == ["play", "play", "collect"]
+
+
+def test_the_next_lead_after_a_gather_is_a_new_play_even_of_the_same_ranks(segmenter):
+    pair = cards(*fan("99", 620, 560))
+    events = hold(segmenter, pair, 0.0, 1.0) + hold(segmenter, cards(), 1.0, 1.0)
+    events += hold(segmenter, pair, 2.0, 1.0)
+    assert [e["type"] for e in events] == ["play", "collect", "play"]
+
+
+def test_a_gather_missed_while_the_next_lead_lands_is_still_reported_first(segmenter):
+    events = hold(segmenter, cards(*fan("99", 620, 560)), 0.0, 1.0)
+    events += hold(segmenter, cards(*fan("JJ", 880, 200)), 1.0, 1.0)
+    assert [(e["type"], e.get("seat")) for e in events] == [
+        ("play", 0), ("collect", None), ("play", 2)]
+
+
+def test_an_empty_table_gathers_nothing(segmenter):
+    assert hold(segmenter, cards(), 0.0, 2.0) == []
+
+
+def test_reset_forgets_the_trick(segmenter):
+    pair = cards(*fan("99", 620, 560))
+    hold(segmenter, pair, 0.0, 1.0)
+    segmenter.reset()
+    assert plays(hold(segmenter, pair, 0.0, 1.0)) == [(0, "9 9")]

@@ -1,0 +1,121 @@
+"""Table files: the default hexagon, seat order, validation, JSON round trips, homography."""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext as does_not_raise
+
+import numpy as np
+import pytest
+from tracker_builders import PLAY_AREA, square_layout
+
+from tracker.table import TableLayout, TableLayoutError
+from tracker.zones import SeatZones
+
+
+@pytest.fixture
+def layout():
+    return square_layout()
+
+
+@pytest.fixture
+def zones(layout):
+    return SeatZones(layout)
+
+
+@pytest.mark.parametrize(("point", "seat"), [
+    ((640, 620), 0),   # bottom edge: seat 0
+    ((900, 560), 1),   # lower right: next in play order (counter-clockwise from above)
+    ((900, 160), 2),   # upper right
+    ((640, 100), 3),   # top: seat 0's 对头
+    ((380, 160), 4),   # upper left
+    ((380, 560), 5),   # lower left
+    ((100, 100), -1),  # off the play area
+])
+def test_default_layout_numbers_seats_counter_clockwise_from_the_bottom(layout, point, seat):
+    assert layout.seat_at(point) == seat
+
+
+def test_default_layout_zones_tile_the_play_area(layout):
+    import cv2
+    areas = [cv2.contourArea(np.array(s.polygon, np.float32)) for s in layout.seats]
+    assert sum(areas) == pytest.approx(600 * 600, rel=1e-3)
+
+
+def test_json_round_trip_keeps_names_and_homography(tmp_path):
+    h = [[1.0, 0.1, 0.0], [0.0, 1.2, 0.0], [0.0, 0.0002, 1.0]]
+    layout = TableLayout.default(PLAY_AREA, (1280, 720), homography=h,
+                                 names=["东", "南", "西", "北", "甲", "乙"])
+    path = tmp_path / "table.json"
+    layout.save(path)
+    again = TableLayout.load(path)
+    assert again == layout
+    assert [s.name for s in again.seats] == ["东", "南", "西", "北", "甲", "乙"]
+
+
+def test_a_file_with_only_a_play_area_gets_the_default_seats(tmp_path):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps({"image_size": [1280, 720], "play_area": [list(p) for p in PLAY_AREA]}))
+    assert TableLayout.load(path) == TableLayout.default(PLAY_AREA, (1280, 720))
+
+
+def test_oblique_camera_hexagon_is_regular_on_the_table_plane():
+    # A camera tilted about the x axis: the far side of the table looks narrower.
+    top = np.array([(0, 0), (600, 0), (600, 600), (0, 600)], np.float32)
+    image = np.array([(440, 100), (840, 100), (940, 660), (340, 660)], np.float32)
+    import cv2
+    homography = cv2.getPerspectiveTransform(image, top)
+    layout = TableLayout.default(image.tolist(), (1280, 720), homography=homography)
+    centre = layout.to_top([layout.centre])[0]
+    np.testing.assert_allclose(centre, (300, 300), atol=1e-3)
+    reach = [np.hypot(*(layout.to_top([layout.seat_anchor(s)])[0] - centre)) for s in range(6)]
+    # Seats 0 and 3 face the square's sides; the others face its corners' sectors.
+    assert reach[0] == pytest.approx(reach[3], rel=1e-3)
+    assert reach[1] == pytest.approx(reach[2], rel=1e-3) == pytest.approx(reach[4], rel=1e-3)
+
+
+def _doc(**changes):
+    layout = TableLayout.default(PLAY_AREA, (1280, 720)).to_json()
+    layout.update(changes)
+    return layout
+
+
+@pytest.mark.parametrize(("document", "expectation"), [
+    # the file as written
+    (_doc(), does_not_raise()),
+    # five seats
+    (_doc(seats=_doc()["seats"][:5]), pytest.raises(TableLayoutError, match="6 seats, got 5")),
+    # seats listed twice
+    (_doc(seats=[_doc()["seats"][0]] * 6),
+     pytest.raises(TableLayoutError, match="position 1 holds seat 0")),
+    # a two-point polygon
+    (_doc(play_area=[[0, 0], [5, 5]]), pytest.raises(TableLayoutError, match="at least 3")),
+    # collinear points
+    (_doc(play_area=[[0, 0], [5, 5], [10, 10]]), pytest.raises(TableLayoutError, match="no area")),
+    # points that are not pairs
+    (_doc(play_area=[[0, 0, 1], [5, 5], [10, 0]]),
+     pytest.raises(TableLayoutError, match="play_area must be a list of")),
+    # a singular homography
+    (_doc(homography=[[1, 0, 0], [2, 0, 0], [0, 0, 1]]),
+     pytest.raises(TableLayoutError, match="singular")),
+    # a 2x2 homography
+    (_doc(homography=[[1, 0], [0, 1]]), pytest.raises(TableLayoutError, match="3x3")),
+    # a bad image size
+    (_doc(image_size=[1280]), pytest.raises(TableLayoutError, match="image_size")),
+    # a future version
+    (_doc(version=7), pytest.raises(TableLayoutError, match="version 7")),
+    # not an object
+    ([1, 2], pytest.raises(TableLayoutError, match="JSON object")),
+])
+def test_table_file_validation(document, expectation):
+    with expectation:
+        TableLayout.from_json(document)
+
+
+def test_load_names_the_file_on_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such table file"):
+        TableLayout.load(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(TableLayoutError, match="broken.json: not valid JSON"):
+        TableLayout.load(broken)

@@ -1,0 +1,313 @@
+"""From detections over time to committed plays and gathered tricks.
+
+No object tracking is needed: cards on a table do not move once laid. The segmenter waits
+until the face-up cards it sees have stayed the same (same ranks, same places, no motion) for a
+stability window, then compares that stable picture with what it remembers of the trick:
+
+- a face-up card that matches no remembered card (same rank, same place, or the visible part
+  of a remembered card that something now covers) is **new**; new cards lying together form a
+  play, given to the seat whose zone holds them (a play across a border goes to the nearer
+  seat, or to the one the rules let act);
+- a remembered card that is no longer seen is covered, not removed;
+- when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``.
+
+Anything seen for less than the window never counts. Each play carries ``conf`` (its least
+sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``;
+the rules may pick between two seats of a border play but never add or drop a card.
+
+>>> import numpy as np
+>>> from vision.detections import Detections
+>>> from tracker.table import TableLayout
+>>> from tracker.zones import SeatZones
+>>> zones = SeatZones(TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)],
+...                                       (1280, 720)))
+>>> fives = Detections(xyxy=np.array([[600, 560, 640, 620], [620, 560, 660, 620]], np.float32),
+...                    confidence=np.array([0.9, 0.8], np.float32), class_id=np.array([2, 2]))
+>>> segmenter = PlaySegmenter(zones, window=0.5)
+>>> [segmenter.update(fives, t / 10) for t in range(6)][-1]
+[{'type': 'play', 'seat': 0, 'cards': '5 5', 't': 0.5, 'source': 'vision', 'conf': 0.8, 'review': False}]
+>>> [segmenter.update(Detections.empty(), 1 + t / 10) for t in range(6)][-1]
+[{'type': 'collect', 't': 1.5, 'source': 'vision', 'conf': 1.0}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tracker.gather import GatherRule
+from tracker.table import SEAT_COUNT
+from tracker.zones import SeatZones
+from vision.classes import BACK_CLASS_ID, CLASS_NAMES
+from vision.detections import Detections
+
+__all__ = ["PlaySegmenter", "Prior", "format_play", "match_boxes"]
+
+Event = dict[str, Any]
+
+
+class Prior(Protocol):
+    """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
+
+    def may_act(self, seat: int) -> bool:
+        """Whether ``seat`` may play now."""
+
+    def objection(self, seat: int, cards: str) -> str | None:
+        """Why the rules would refuse ``cards`` from ``seat`` now, or ``None``."""
+
+
+def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
+    """Card notation of a play's classes, highest first.
+
+    >>> format_play([2, 14, 2, 12])
+    'BJ 2 5 5'
+    """
+    return " ".join(CLASS_NAMES[c] for c in sorted((int(c) for c in class_ids), reverse=True))
+
+
+def _area(xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
+
+
+def _intersection(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Pairwise intersection areas ``(len(a), len(b))``."""
+    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
+def match_boxes(current: Detections, reference: Detections, *, iou: float,
+                cover: float | None = None) -> NDArray[np.int_]:
+    """Pair each current box with at most one reference box of the same class.
+
+    Pairs qualify by IoU ≥ ``iou`` or, when ``cover`` is given, by the current box lying at
+    least that much inside the reference box (a remembered card now partly covered shows a
+    smaller visible box inside its old one). Best pairs are taken first (greedy; plenty for
+    still cards, where true pairs overlap almost exactly).
+
+    Returns:
+        For each current box, the index of its reference box, or −1.
+
+    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
+    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
+    >>> match_boxes(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10]), iou=0.5).tolist()
+    [0, -1]
+    >>> match_boxes(d([0, 0, 4, 10]), d([0, 0, 10, 10]), iou=0.5, cover=0.8).tolist()
+    [0]
+    """
+    result = np.full(len(current), -1, np.int_)
+    if not len(current) or not len(reference):
+        return result
+    inter = _intersection(current.xyxy, reference.xyxy)
+    area_c, area_r = _area(current.xyxy), _area(reference.xyxy)
+    union = area_c[:, None] + area_r[None, :] - inter
+    score = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    ok = score >= iou
+    if cover is not None:
+        inside = inter / np.maximum(area_c[:, None], 1e-9)
+        ok |= inside >= cover
+        score = np.maximum(score, inside)
+    ok &= current.class_id[:, None] == reference.class_id[None, :]
+    used = np.zeros(len(reference), bool)
+    for flat in np.argsort(-np.where(ok, score, -1.0), axis=None):
+        i, j = divmod(int(flat), len(reference))
+        if not ok[i, j]:
+            break
+        if result[i] < 0 and not used[j]:
+            result[i], used[j] = j, True
+    return result
+
+
+def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
+    """Boxes lying together (overlapping, or closer than ``gap`` × their short side)."""
+    n = len(xyxy)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    side = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    grown = xyxy + np.stack([-side, -side, side, side], 1) * gap / 2
+    touching = _intersection(grown, grown) > 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if touching[i, j]:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+class PlaySegmenter:
+    """Turns per-frame detections into ``play`` and ``collect`` events.
+
+    Args:
+        zones: the seat zones of the table.
+        window: seconds the face-up cards must stay unchanged before they count.
+        min_conf: detections below this confidence are ignored.
+        review_conf: a play whose least sure card is below this is held for review.
+        prior: the rules' view of who may act and what they may play (optional).
+        gather: when a stable table counts as a gathered trick (default :class:`GatherRule`).
+        still_iou: IoU for "the same card as in the previous frame" (stability).
+        memory_iou: IoU for "a card remembered from earlier in the trick".
+        memory_cover: fraction of a visible box inside a remembered box for "the same card,
+            now partly covered".
+        group_gap: new cards closer than this × their short side belong to one play.
+    """
+
+    def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = 0.25,
+                 review_conf: float = 0.5, prior: Prior | None = None,
+                 gather: GatherRule | None = None, still_iou: float = 0.6,
+                 memory_iou: float = 0.5, memory_cover: float = 0.8,
+                 group_gap: float = 0.6) -> None:
+        self.zones = zones
+        self.window = window
+        self.min_conf = min_conf
+        self.review_conf = review_conf
+        self.prior = prior
+        self.gather = gather or GatherRule()
+        self.still_iou = still_iou
+        self.memory_iou = memory_iou
+        self.memory_cover = memory_cover
+        self.group_gap = group_gap
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything (a new table or a new video)."""
+        self._previous = Detections.empty()
+        self._stable_since: float | None = None
+        self._settled = False
+        self._memory = Detections.empty()      # face-up cards of the current trick
+        self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
+        self.last_seat: int | None = None
+        """Seat of the last committed play."""
+
+    @property
+    def remembered(self) -> Detections:
+        """The face-up cards of the current trick, as last seen (covered ones included)."""
+        return self._memory
+
+    @property
+    def stable_since(self) -> float | None:
+        """When the current picture started (``None`` before the first frame)."""
+        return self._stable_since
+
+    def face_up(self, detections: Detections) -> Detections:
+        """The detections that count: face up, sure enough, inside the play area; with
+        ``data["seat"]``."""
+        keep = (detections.confidence >= self.min_conf) & (detections.class_id != BACK_CLASS_ID)
+        found = detections[keep]
+        seats = self.zones.trigger(found)
+        inside = seats >= 0
+        return Detections(xyxy=found.xyxy[inside], confidence=found.confidence[inside],
+                          class_id=found.class_id[inside], data={"seat": seats[inside]})
+
+    def update(self, detections: Detections, t: float, *, moving: bool = False) -> list[Event]:
+        """Feed one frame's detections (image pixels) taken at ``t`` seconds.
+
+        Args:
+            detections: the frame's boxes.
+            t: the frame's time in seconds (non-decreasing).
+            moving: something moves over the table (a hand), so nothing is stable yet.
+
+        Returns:
+            The events committed by this frame, in order (usually none).
+        """
+        current = self.face_up(detections)
+        unchanged = (len(current) == len(self._previous)
+                     and bool((match_boxes(current, self._previous, iou=self.still_iou) >= 0)
+                              .all()))
+        self._previous = current
+        if moving or not unchanged or self._stable_since is None:
+            self._stable_since = t
+            self._settled = False
+        if self._settled or t - self._stable_since < self.window:
+            return []
+        self._settled = True
+        return self._commit(current, t)
+
+    # -- committing a stable picture -------------------------------------------------------
+
+    def _commit(self, current: Detections, t: float) -> list[Event]:
+        events: list[Event] = []
+        known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover)
+        seen_before = known >= 0
+        still_visible = int(seen_before.sum())
+        if self.gather.gathered(remembered=len(self._memory), still_visible=still_visible):
+            events.append({"type": "collect", "t": round(t, 3), "source": "vision",
+                           "conf": self.gather.confidence(remembered=len(self._memory),
+                                                          still_visible=still_visible)})
+            self._leftovers = current[seen_before]
+            self._memory = Detections.empty()
+            seen_before = np.zeros(len(current), bool)
+        else:
+            # What is seen of a remembered card replaces its old box: a card later laid on
+            # top of it is then told apart by place, not confused with the covered one.
+            memory = self._memory
+            xyxy = memory.xyxy.copy()
+            xyxy[known[seen_before]] = current.xyxy[seen_before]
+            self._memory = Detections(xyxy=xyxy, confidence=memory.confidence,
+                                      class_id=memory.class_id, data=memory.data)
+        if len(self._leftovers):
+            stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
+                                cover=self.memory_cover) >= 0
+            self._leftovers = current[stray]
+            seen_before |= stray
+        new = current[~seen_before]
+        if len(new):
+            plays = self._plays(new)
+            for seat, members in plays:
+                events.append(self._play_event(seat, members, t, together=len(plays) > 1))
+            self._memory = Detections.merge([self._memory, new])
+        return events
+
+    def _plays(self, new: Detections) -> list[tuple[int, Detections]]:
+        """Split new cards into plays (one per seat), ordered as play order goes on."""
+        by_seat: dict[int, list[int]] = {}
+        for members in _groups(new.xyxy, self.group_gap):
+            seat = self._seat_of(new[np.array(members)])
+            by_seat.setdefault(seat, []).extend(members)
+        start = 0 if self.last_seat is None else self.last_seat + 1
+        order = sorted(by_seat, key=lambda s: (
+            not (self.prior is not None and self.prior.may_act(s)), (s - start) % SEAT_COUNT))
+        return [(seat, new[np.array(sorted(by_seat[seat]))]) for seat in order]
+
+    def _seat_of(self, group: Detections) -> int:
+        """The seat of one group of new cards: the zone of its middle, i.e. the nearer seat;
+        if it lies across zones the rules may choose among the zones it touches."""
+        middle = group.center.mean(axis=0)
+        seat = int(self.zones.seat_of_points(middle[None])[0])
+        touched = sorted(({int(s) for s in group.data["seat"]} | {seat}) - {-1})
+        if self.prior is not None and len(touched) > 1:
+            allowed = [s for s in touched if self.prior.may_act(s)]
+            if len(allowed) == 1:
+                return allowed[0]
+        if seat < 0:
+            seat = self.zones.nearest_seat((float(middle[0]), float(middle[1])))
+        return seat
+
+    def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool) -> Event:
+        text = format_play(cards.class_id)
+        conf = round(float(cards.confidence.min()), 3)
+        reasons = []
+        if conf < self.review_conf:
+            reasons.append(f"unsure card (conf {conf})")
+        if together:
+            reasons.append("several plays landed at once")
+        if self.prior is not None:
+            objection = self.prior.objection(seat, text)
+            if objection:
+                reasons.append(objection)
+        self.last_seat = seat
+        event: Event = {"type": "play", "seat": seat, "cards": text, "t": round(t, 3),
+                        "source": "vision", "conf": conf, "review": bool(reasons)}
+        if reasons:
+            event["reason"] = "; ".join(reasons)
+        return event

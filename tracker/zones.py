@@ -1,0 +1,177 @@
+"""Seat zones: which seat a box belongs to, and each zone seen from its player's chair.
+
+:class:`SeatZones` answers questions about a :class:`~tracker.table.TableLayout` quickly and
+never draws. :meth:`SeatZones.trigger` gives the seat of every box (−1 outside the play area);
+:meth:`SeatZones.warp` cuts a seat's zone out as an upright crop with its player at the bottom at
+native camera resolution, so the detector sees cards roughly upright and large, and
+:meth:`SeatZones.detect` runs a detector on such crops and maps the boxes back to the image.
+
+>>> import numpy as np
+>>> from vision.detections import Detections
+>>> from tracker.table import TableLayout
+>>> zones = SeatZones(TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)],
+...                                       (1280, 720)))
+>>> boxes = Detections(xyxy=np.array([[600, 560, 680, 640], [600, 80, 680, 160],
+...                                   [10, 10, 50, 50]], np.float32),
+...                    confidence=np.ones(3, np.float32), class_id=np.zeros(3, np.int_))
+>>> zones.trigger(boxes).tolist()
+[0, 3, -1]
+>>> crop = zones.warp(np.zeros((720, 1280, 3), np.uint8), 3)
+>>> crop.image.shape[2], crop.seat
+(3, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tracker.table import SEAT_COUNT, Point, TableLayout
+from vision.detections import Detections
+
+__all__ = ["SeatZones", "ZoneCrop"]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneCrop:
+    """A seat's zone warped upright, its player at the bottom edge."""
+
+    seat: int
+    """The seat this crop shows."""
+    image: NDArray[np.uint8]
+    """The crop's pixels (BGR)."""
+    matrix: NDArray[np.float64]
+    """3×3 perspective matrix from image pixels to crop pixels."""
+
+    def to_image(self, xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Map crop boxes ``(n, 4)`` back to image boxes (the box around the mapped corners)."""
+        if not len(xyxy):
+            return np.zeros((0, 4), np.float32)
+        x1, y1, x2, y2 = xyxy.T
+        corners = np.stack([np.stack([x1, y1], 1), np.stack([x2, y1], 1),
+                            np.stack([x2, y2], 1), np.stack([x1, y2], 1)], 1)
+        mapped = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64),
+                                          np.linalg.inv(self.matrix)).reshape(-1, 4, 2)
+        return np.concatenate([mapped.min(1), mapped.max(1)], 1).astype(np.float32)
+
+
+class SeatZones:
+    """Fast seat look-ups and per-seat crops for one table layout.
+
+    Args:
+        layout: the table.
+        margin: how far each crop reaches beyond its zone, as a fraction of the zone's depth
+            (centre to player), so a card lying across a zone border is whole in the crop of the
+            seat that owns its centre.
+    """
+
+    def __init__(self, layout: TableLayout, *, margin: float = 0.25) -> None:
+        self.layout = layout
+        self.margin = margin
+        self.anchors: tuple[Point, ...] = tuple(layout.seat_anchor(s) for s in range(SEAT_COUNT))
+        """Where each seat's player sits, image pixels."""
+        self.labels = self._label_map()
+        """Seat of every image pixel, −1 outside the play area and the zones, ``(h, w)`` int8."""
+        self._warps = tuple(self._warp_geometry(s) for s in range(SEAT_COUNT))
+
+    # -- seats of points and boxes ---------------------------------------------------------
+
+    def _label_map(self) -> NDArray[np.int8]:
+        """Rasterise :meth:`TableLayout.seat_at` once: overlaps and gaps inside the play area go
+        to the nearest player on the table plane."""
+        w, h = self.layout.image_size
+        inside = np.zeros((SEAT_COUNT, h, w), np.uint8)
+        for seat in self.layout.seats:
+            cv2.fillPoly(inside[seat.index], [np.round(seat.polygon).astype(np.int32)], 1)
+        area = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(area, [np.round(self.layout.play_area).astype(np.int32)], 1)
+        count = inside.sum(0)
+        labels = np.where(count == 1, inside.argmax(0), -1).astype(np.int8)
+        ambiguous = (count > 1) | ((count == 0) & (area == 1))
+        if ambiguous.any():
+            ys, xs = np.nonzero(ambiguous)
+            top = self.layout.to_top(np.stack([xs, ys], 1).astype(np.float64))
+            anchors = self.layout.to_top(self.anchors)
+            distance = np.hypot(top[:, None, 0] - anchors[None, :, 0],
+                                top[:, None, 1] - anchors[None, :, 1])
+            allowed = np.where(count[ys, xs, None] > 0, inside[:, ys, xs].T == 1, True)
+            distance[~allowed] = np.inf
+            labels[ys, xs] = distance.argmin(1)
+        return labels
+
+    def seat_of_points(self, points: NDArray[np.float32]) -> NDArray[np.int_]:
+        """Seat of each ``(x, y)`` point, −1 outside the play area (and outside the image)."""
+        h, w = self.labels.shape
+        xs = np.round(points[:, 0]).astype(np.int64)
+        ys = np.round(points[:, 1]).astype(np.int64)
+        seats = np.full(len(points), -1, np.int_)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        seats[ok] = self.labels[ys[ok], xs[ok]]
+        return seats
+
+    def trigger(self, detections: Detections) -> NDArray[np.int_]:
+        """Seat of each box by its centre, −1 for none."""
+        return self.seat_of_points(detections.center)
+
+    def nearest_seat(self, point: Point, candidates: Iterable[int] = range(SEAT_COUNT)) -> int:
+        """Of ``candidates``, the seat whose player is nearest to ``point`` (table plane)."""
+        return self.layout.nearest_seat(point, list(candidates))
+
+    # -- upright crops ---------------------------------------------------------------------
+
+    def _warp_geometry(self, seat: int) -> tuple[NDArray[np.float64], tuple[int, int]]:
+        layout = self.layout
+        centre = layout.to_top([layout.centre])[0]
+        down = layout.seat_direction(seat)             # towards the player: crop's bottom
+        right = np.array([down[1], -down[0]])          # seat 0 (down) keeps the image's x axis
+        zone = layout.to_top(layout.seats[seat].polygon) - centre
+        u, v = zone @ right, zone @ down
+        pad = self.margin * float(v.max() - min(v.min(), 0.0))
+        u0, u1, v0, v1 = u.min() - pad, u.max() + pad, min(v.min(), 0.0) - pad, v.max() + pad
+        corners_top = np.array([centre + a * right + b * down
+                                for a, b in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])
+        quad = layout.to_image(corners_top)
+        width = round(max(np.hypot(*(quad[1] - quad[0])), np.hypot(*(quad[2] - quad[3]))))
+        height = round(max(np.hypot(*(quad[3] - quad[0])), np.hypot(*(quad[2] - quad[1]))))
+        target = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
+        matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        return matrix.astype(np.float64), (width, height)
+
+    def warp(self, image: NDArray[np.uint8], seat: int) -> ZoneCrop:
+        """``seat``'s zone (plus margin) upright, its player at the bottom, native resolution."""
+        matrix, size = self._warps[seat]
+        crop = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return ZoneCrop(seat=seat, image=crop, matrix=matrix)
+
+    def detect(self, image: NDArray[np.uint8], detector: Callable[[NDArray[np.uint8]], Detections],
+               seats: Iterable[int] = range(SEAT_COUNT)) -> Detections:
+        """Run ``detector`` on the upright crop of each of ``seats`` and return image boxes.
+
+        A crop reaches past its zone, so a border card is seen by two crops; each box is kept
+        only by the crop of the seat that owns its centre. The result carries ``data["seat"]``.
+        """
+        parts = []
+        for seat in seats:
+            crop = self.warp(image, seat)
+            found = detector(crop.image)
+            if not len(found):
+                continue
+            mapped = Detections(xyxy=crop.to_image(found.xyxy), confidence=found.confidence,
+                                class_id=found.class_id)
+            owner = self.trigger(mapped)
+            keep = owner == seat
+            parts.append(Detections(xyxy=mapped.xyxy[keep], confidence=mapped.confidence[keep],
+                                    class_id=mapped.class_id[keep],
+                                    data={"seat": owner[keep]}))
+        return Detections.merge(parts) if parts else _empty_with_seat()
+
+
+def _empty_with_seat() -> Detections:
+    empty = Detections.empty()
+    return Detections(xyxy=empty.xyxy, confidence=empty.confidence, class_id=empty.class_id,
+                      data={"seat": np.zeros(0, np.int_)})
