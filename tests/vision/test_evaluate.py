@@ -1,0 +1,228 @@
+"""Detector metrics on hand-made boxes with answers worked out by hand."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classes import class_id
+from vision.detections import Detections
+from vision.evaluate import (
+    average_precision,
+    box_iou,
+    class_map_from_names,
+    evaluate,
+    evaluate_images,
+    load_yolo_folder,
+)
+
+
+def cards(*rows: tuple) -> Detections:
+    """Rows ``(x1, y1, x2, y2, rank)`` (truth) or ``(x1, y1, x2, y2, rank, score)``."""
+    return Detections(
+        xyxy=np.array([r[:4] for r in rows], np.float32).reshape(-1, 4),
+        confidence=np.array([r[5] if len(r) > 5 else 1.0 for r in rows], np.float32),
+        class_id=np.array([class_id(r[4]) for r in rows], np.int_),
+    )
+
+
+# Two tens and a five, side by side.
+TRUTH = cards((0, 0, 10, 10, "T"), (20, 0, 30, 10, "T"), (40, 0, 50, 10, "5"))
+
+
+def test_box_iou_table():
+    a = np.array([[0, 0, 10, 10], [0, 0, 0, 0]])
+    b = np.array([[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]])
+    assert np.allclose(box_iou(a, b), [[1, 1 / 3, 0], [0, 0, 0]])
+    assert box_iou(np.zeros((0, 4)), b).shape == (0, 3)
+
+
+@pytest.mark.parametrize(
+    ("scores", "hits", "num_truth", "ap"),
+    [
+        ([0.9, 0.8], [True, True], 2, 1.0),                       # all found, nothing extra
+        ([0.9, 0.8, 0.7], [True, False, True], 2, (51 + 50 * 2 / 3) / 101),
+        # precision 1 up to recall .5 (51 points), then 2/3 up to recall 1 (50 points)
+        ([0.9, 0.8, 0.7], [False, True, True], 2, (101 * 2 / 3) / 101),
+        # the false positive ranks first: precision 1/2 at recall .5, 2/3 at 1; envelope 2/3
+        ([0.9], [True], 4, 26 / 101),                             # recall reaches .25 only
+        ([0.9, 0.5], [False, False], 1, 0.0),                     # nothing right
+        ([], [], 3, 0.0),                                         # nothing found
+        ([0.5, 0.9], [True, False], 1, 0.5 * 101 / 101),          # sorted by score first: 1/2
+    ],
+)
+def test_average_precision_101_points(scores, hits, num_truth, ap):
+    assert average_precision(np.array(scores), np.array(hits, bool), num_truth) == pytest.approx(ap)
+
+
+def test_perfect_detections_score_one_everywhere():
+    found = cards(*[(*r[:5], 0.9) for r in [(0, 0, 10, 10, "T"), (20, 0, 30, 10, "T"),
+                                            (40, 0, 50, 10, "5")]])
+    result = evaluate([found], [TRUTH])
+    assert (result.map50, result.map50_95, result.exact_match, result.rank_accuracy) == (1, 1, 1, 1)
+    assert result.ap50 == {"5": 1.0, "T": 1.0}
+    assert (result.images, result.cards) == (1, 3)
+
+
+def test_loose_box_counts_at_low_iou_thresholds_only():
+    # IoU 0.72: a hit at 0.50 … 0.70 (5 thresholds), a miss at 0.75 … 0.95 (5 thresholds).
+    truth = cards((0, 0, 100, 100, "Q"))
+    found = cards((0, 0, 100, 72, "Q", 0.9))
+    result = evaluate([found], [truth])
+    assert result.map50 == 1.0
+    assert result.map50_95 == pytest.approx(0.5)
+    assert result.exact_match == 1.0
+
+
+def test_a_duplicate_box_is_a_false_positive():
+    truth = cards((0, 0, 10, 10, "T"))
+    found = cards((0, 0, 10, 10, "T", 0.9), (0, 0, 10, 10, "T", 0.8))
+    result = evaluate([found], [truth])
+    assert result.map50 == 1.0                      # the duplicate ranks after the only hit
+    assert result.exact_match == 0.0                # but the play reads "T T": wrong
+    assert result.rank_accuracy == 1.0
+
+
+def test_a_duplicate_ranked_first_costs_precision():
+    truths = [cards((0, 0, 10, 10, "T")), cards((0, 0, 10, 10, "T"))]
+    predictions = [cards((50, 50, 60, 60, "T", 0.95)), cards((0, 0, 10, 10, "T", 0.9))]
+    # image 1: a false ten at 0.95 ; image 2: a true ten at 0.9. Recall .5 at precision 1/2;
+    # image 1's ten is never found, so recall stops at .5: 51 points of 1/2.
+    result = evaluate(predictions, truths)
+    assert result.map50 == pytest.approx(51 * 0.5 / 101)
+    assert result.exact_match == 1.0                # each play does read "T": ranks, not places
+    assert result.rank_accuracy == 0.5              # but image 1's card was not read
+
+
+def test_wrong_rank_is_a_miss_for_the_true_class():
+    truth = cards((0, 0, 10, 10, "9"))
+    found = cards((0, 0, 10, 10, "6", 0.9))
+    result = evaluate([found], [truth])
+    assert result.ap50 == {"9": 0.0}                # "6" has no truth: left out of the mean
+    assert result.map50 == 0.0
+    assert result.rank_accuracy == 0.0 and result.exact_match == 0.0
+
+
+def test_classes_are_matched_separately():
+    truth = cards((0, 0, 10, 10, "T"), (0, 0, 10, 10, "J"))      # two cards, same box
+    found = cards((0, 0, 10, 10, "J", 0.9), (0, 0, 10, 10, "T", 0.8))
+    assert evaluate([found], [truth]).map50 == 1.0
+
+
+def test_each_truth_box_is_matched_once_to_the_best_free_box():
+    # Two overlapping tens; the best detection overlaps both but matches the closer one, the
+    # second detection then takes the remaining truth.
+    truth = cards((0, 0, 10, 10, "T"), (4, 0, 14, 10, "T"))
+    found = cards((3, 0, 13, 10, "T", 0.9), (0, 0, 10, 10, "T", 0.8))
+    assert evaluate([found], [truth]).map50 == 1.0
+
+
+def test_exact_match_ignores_boxes_under_the_runtime_threshold():
+    found = cards((0, 0, 10, 10, "T", 0.9), (20, 0, 30, 10, "T", 0.9), (40, 0, 50, 10, "5", 0.9),
+                  (60, 0, 70, 10, "5", 0.1))         # a faint extra five: below conf 0.25
+    result = evaluate([found], [TRUTH])
+    assert result.exact_match == 1.0
+    assert evaluate([found], [TRUTH], conf=0.05).exact_match == 0.0
+
+
+@pytest.mark.parametrize(
+    ("found", "exact"),
+    [
+        (cards((0, 0, 10, 10, "T", .9), (20, 0, 30, 10, "T", .9), (40, 0, 50, 10, "5", .9)), True),
+        (cards((0, 0, 10, 10, "T", .9), (40, 0, 50, 10, "5", .9)), False),       # a ten missing
+        (cards((0, 0, 10, 10, "T", .9), (20, 0, 30, 10, "5", .9), (40, 0, 50, 10, "5", .9)), False),
+        # one T read as 5: same count, wrong multiset
+        (cards((0, 0, 10, 10, "5", .9), (20, 0, 30, 10, "T", .9), (40, 0, 50, 10, "T", .9)), True),
+        # ranks right, boxes shuffled: the play is still read right (a multiset)
+    ],
+)
+def test_exact_match_compares_multisets_of_ranks(found, exact):
+    assert evaluate([found], [TRUTH]).exact_match == float(exact)
+
+
+def test_empty_images_count_for_exact_match():
+    result = evaluate([Detections.empty(), cards((0, 0, 5, 5, "3", 0.9))],
+                      [Detections.empty(), Detections.empty()])
+    assert result.exact_match == 0.5
+    assert (result.map50, result.cards) == (0.0, 0)
+
+
+def test_mismatched_lengths_are_an_error():
+    with pytest.raises(ValueError, match="2 predictions for 1"):
+        evaluate([Detections.empty()] * 2, [Detections.empty()])
+
+
+@pytest.mark.parametrize(
+    ("names", "ids", "expectation"),
+    [
+        (["nine", "ten", "jack", "queen", "king", "ace"], [6, 7, 8, 9, 10, 11], nullcontext()),
+        (["3", "10", "T", "sj", "BJ", "back"], [0, 7, 7, 13, 14, 15], nullcontext()),
+        (["Two", "big_joker"], [12, 14], nullcontext()),
+        (["joker"], None, pytest.raises(ValueError, match="unknown card class")),
+    ],
+)
+def test_class_map_from_names(names, ids, expectation):
+    with expectation:
+        assert class_map_from_names(names).tolist() == ids
+
+
+def write_image(path: Path, shape: tuple[int, int] = (100, 200)) -> None:
+    import cv2
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.zeros((*shape, 3), np.uint8))
+
+
+def test_load_yolo_folder_with_its_own_class_list(tmp_path):
+    write_image(tmp_path / "images" / "a.jpg")
+    write_image(tmp_path / "images" / "b.png")                # no label file: no cards
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text("1 0.5 0.5 0.2 0.4\n\n5 0.25 0.25 0.1 0.1\n")
+    (tmp_path / "classes.txt").write_text("nine\nten\njack\nqueen\nking\nace\n")
+    a, b = load_yolo_folder(tmp_path)
+    assert a.path.name == "a.jpg" and b.path.name == "b.png"
+    truth = a.truth((100, 200, 3))
+    assert truth.names() == ["T", "A"]
+    assert np.allclose(truth.xyxy, [[80, 30, 120, 70], [40, 20, 60, 30]])
+    assert len(b.truth((100, 200, 3))) == 0
+
+
+def test_load_yolo_folder_with_splits_in_ultralytics_layout(tmp_path):
+    write_image(tmp_path / "images" / "val" / "s1.png")
+    (tmp_path / "labels" / "val").mkdir(parents=True)
+    (tmp_path / "labels" / "val" / "s1.txt").write_text("15 0.5 0.5 0.5 0.5\n")
+    (item,) = load_yolo_folder(tmp_path)
+    assert item.truth((100, 200)).names() == ["back"]
+
+
+@pytest.mark.parametrize(
+    ("label", "message"),
+    [("7 0.5 0.5 0.2\n", "expected 'class cx cy w h'"),
+     ("x 0.5 0.5 0.2 0.2\n", "expected 'class cx cy w h'"),
+     ("16 0.5 0.5 0.2 0.2\n", "class 16 is not one of 16")],
+)
+def test_load_yolo_folder_reports_bad_label_lines(tmp_path, label, message):
+    write_image(tmp_path / "images" / "a.png")
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text(label)
+    with pytest.raises(ValueError, match=message):
+        load_yolo_folder(tmp_path)
+
+
+def test_load_yolo_folder_needs_images(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such dataset folder"):
+        load_yolo_folder(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError, match="no images"):
+        load_yolo_folder(tmp_path)
+
+
+def test_evaluate_images_runs_a_detector_over_a_folder(tmp_path):
+    write_image(tmp_path / "images" / "a.png", (100, 200))
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n")
+    perfect = lambda image: cards((80, 30, 120, 70, "T", 0.9))    # noqa: E731
+    result = evaluate_images(perfect, load_yolo_folder(tmp_path))
+    assert (result.map50, result.exact_match, result.images) == (1.0, 1.0, 1)

@@ -1,0 +1,350 @@
+"""Detector figures on a labelled set: COCO-style mAP, per-class AP, per-play exact match.
+
+Everything here is NumPy on :class:`~vision.detections.Detections`, so the metrics are tested
+on hand-made boxes with known answers, independently of any model.
+
+* **AP** per class follows COCO: detections sorted by score are matched greedily to the unmatched
+  truth box of highest IoU (at least the threshold); the precision envelope is sampled at 101
+  recall points. ``mAP50`` is the mean over classes present in the truth at IoU 0.50,
+  ``mAP50-95`` the mean over IoU 0.50, 0.55 … 0.95.
+* **Exact match**: a play (one image) is right when the multiset of ranks found at the run-time
+  confidence equals the truth's: every card, duplicates included, nothing extra.
+* **Rank accuracy**: a truth card is read right when the most confident detection covering it
+  (IoU ≥ 0.5) has its rank.
+
+>>> import numpy as np
+>>> truth = Detections(xyxy=np.array([[0, 0, 10, 10]], np.float32),
+...                    confidence=np.ones(1, np.float32), class_id=np.array([7]))
+>>> found = Detections(xyxy=np.array([[0, 0, 10, 9]], np.float32),
+...                    confidence=np.array([0.9], np.float32), class_id=np.array([7]))
+>>> result = evaluate([found], [truth])
+>>> result.map50, result.map50_95, result.exact_match
+(1.0, 0.9, 1.0)
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.classes import CLASS_NAMES, class_id
+from vision.detections import Detections
+
+__all__ = [
+    "IOU_THRESHOLDS",
+    "Evaluation",
+    "LabelledImage",
+    "average_precision",
+    "box_iou",
+    "class_map_from_names",
+    "evaluate",
+    "evaluate_images",
+    "load_yolo_folder",
+]
+
+IOU_THRESHOLDS: NDArray[np.float64] = np.linspace(0.5, 0.95, 10)
+"""COCO's IoU thresholds 0.50, 0.55 … 0.95."""
+
+RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
+"""COCO's 101 recall points at which the precision envelope is sampled."""
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+"""Image files a YOLO folder may hold (matched case-insensitively)."""
+
+_RANK_WORDS = {
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+    "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A",
+    "small joker": "SJ", "little joker": "SJ", "black joker": "SJ",
+    "big joker": "BJ", "red joker": "BJ", "large joker": "BJ",
+}
+
+
+def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
+    """IoU of every box in ``a`` ``(n, 4)`` with every box in ``b`` ``(m, 4)``: ``(n, m)``.
+
+    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3)
+    array([[0.333, 0.   ]])
+    """
+    a = np.asarray(a, np.float64)[:, None, :]
+    b = np.asarray(b, np.float64)[None, :, :]
+    width = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    height = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    inter = width * height
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    union = area_a + area_b - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+
+
+def average_precision(scores: NDArray[np.floating[Any]], true_positive: NDArray[np.bool_],
+                      num_truth: int) -> float:
+    """COCO 101-point interpolated AP of one class at one IoU threshold.
+
+    Args:
+        scores: score of each detection of the class, over all images.
+        true_positive: whether each detection matched a truth box.
+        num_truth: number of truth boxes of the class (> 0).
+
+    >>> average_precision(np.array([0.9, 0.8, 0.7]), np.array([True, False, True]), 2)
+    0.8349834983498351
+    """
+    if not len(scores):
+        return 0.0
+    order = np.argsort(-np.asarray(scores), kind="mergesort")
+    hits = np.asarray(true_positive, bool)[order]
+    tp = np.cumsum(hits)
+    fp = np.cumsum(~hits)
+    recall = tp / num_truth
+    precision = tp / np.maximum(tp + fp, np.finfo(np.float64).eps)
+    # The envelope: precision at recall r is the best precision at any recall >= r.
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    index = np.searchsorted(recall, RECALL_POINTS, side="left")
+    sampled = np.where(index < len(envelope), envelope[np.minimum(index, len(envelope) - 1)], 0.0)
+    return float(sampled.mean())
+
+
+def _match(predicted: Detections, truth: Detections, cid: int
+           ) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
+    """Greedy COCO matching of one class in one image at every IoU threshold.
+
+    Returns the scores of the class's detections and a ``(n, len(IOU_THRESHOLDS))`` hit table.
+    """
+    pred = predicted[predicted.class_id == cid]
+    gt = truth[truth.class_id == cid]
+    order = np.argsort(-pred.confidence, kind="mergesort")
+    pred = pred[order]
+    hits = np.zeros((len(pred), len(IOU_THRESHOLDS)), bool)
+    if len(pred) and len(gt):
+        ious = box_iou(pred.xyxy, gt.xyxy)
+        for t, threshold in enumerate(IOU_THRESHOLDS):
+            free = np.ones(len(gt), bool)
+            for d in range(len(pred)):
+                candidates = np.where(free, ious[d], -1.0)
+                best = int(candidates.argmax())
+                if candidates[best] >= threshold - 1e-12:
+                    free[best] = False
+                    hits[d, t] = True
+    return pred.confidence, hits
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Figures of a detector on a labelled set."""
+
+    map50: float
+    """Mean over classes present in the truth of AP at IoU 0.50."""
+    map50_95: float
+    """Mean over those classes of AP averaged over IoU 0.50:0.95."""
+    ap50: dict[str, float]
+    """AP at IoU 0.50 per class present in the truth, by class name."""
+    ap50_95: dict[str, float]
+    """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
+    exact_match: float
+    """Fraction of images (plays) whose multiset of ranks found equals the truth's."""
+    rank_accuracy: float
+    """Fraction of truth cards whose most confident covering detection has the right rank."""
+    images: int
+    """Images evaluated."""
+    cards: int
+    """Truth boxes."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able dict (figures rounded to 4 places)."""
+        return {
+            "images": self.images, "cards": self.cards,
+            "map50": round(self.map50, 4), "map50_95": round(self.map50_95, 4),
+            "exact_match": round(self.exact_match, 4),
+            "rank_accuracy": round(self.rank_accuracy, 4),
+            "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
+            "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
+        }
+
+    def format(self) -> str:
+        """A short human-readable report, one line per class."""
+        lines = [
+            f"images {self.images}, cards {self.cards}",
+            f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
+            f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}",
+            "class   AP50    AP50-95",
+        ]
+        lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
+        return "\n".join(lines)
+
+
+def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
+             conf: float = 0.25, num_classes: int = len(CLASS_NAMES)) -> Evaluation:
+    """Compare detections with truth, image by image.
+
+    Args:
+        predictions: detections per image; for a meaningful AP, found with a low score
+            threshold (e.g. 0.001), as COCO does.
+        truths: truth boxes per image (confidence ignored).
+        conf: the run-time score threshold, applied for exact match and rank accuracy.
+        num_classes: class ids range over ``0 .. num_classes - 1``.
+    """
+    if len(predictions) != len(truths):
+        raise ValueError(f"{len(predictions)} predictions for {len(truths)} labelled images")
+    ap = np.full((num_classes, len(IOU_THRESHOLDS)), np.nan)
+    for cid in range(num_classes):
+        num_truth = sum(int((t.class_id == cid).sum()) for t in truths)
+        if not num_truth:
+            continue  # COCO leaves classes absent from the truth out of the mean
+        matched = [_match(p, t, cid) for p, t in zip(predictions, truths)]
+        scores = np.concatenate([s for s, _ in matched])
+        hits = np.concatenate([h for _, h in matched])
+        ap[cid] = [average_precision(scores, hits[:, t], num_truth)
+                   for t in range(len(IOU_THRESHOLDS))]
+    present = ~np.isnan(ap[:, 0])
+    confident = [p[p.confidence >= conf] for p in predictions]
+    exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
+             for p, t in zip(confident, truths)]
+    read_right = [_ranks_read_right(p, t) for p, t in zip(confident, truths)]
+    cards = sum(len(t) for t in truths)
+    return Evaluation(
+        map50=float(ap[present, 0].mean()) if present.any() else 0.0,
+        map50_95=float(ap[present].mean()) if present.any() else 0.0,
+        ap50={CLASS_NAMES[c]: float(ap[c, 0]) for c in np.flatnonzero(present)},
+        ap50_95={CLASS_NAMES[c]: float(ap[c].mean()) for c in np.flatnonzero(present)},
+        exact_match=float(np.mean(exact)) if exact else 0.0,
+        rank_accuracy=sum(read_right) / cards if cards else 0.0,
+        images=len(truths),
+        cards=cards,
+    )
+
+
+def _ranks_read_right(predicted: Detections, truth: Detections) -> int:
+    """How many truth cards have a covering detection (IoU >= 0.5) whose best reading is right."""
+    if not len(predicted) or not len(truth):
+        return 0
+    covering = box_iou(truth.xyxy, predicted.xyxy) >= 0.5
+    scores = np.where(covering, predicted.confidence[None, :], -1.0)
+    best = scores.argmax(axis=1)
+    right = covering[np.arange(len(truth)), best] & (predicted.class_id[best] == truth.class_id)
+    return int(right.sum())
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledImage:
+    """One image of a YOLO-format folder and its truth boxes."""
+
+    path: Path
+    """The image file."""
+    class_id: NDArray[np.int_]
+    """Our class id of each truth box, shape ``(n,)``."""
+    xywhn: NDArray[np.float32]
+    """Truth boxes as normalised ``cx, cy, w, h`` (YOLO txt), shape ``(n, 4)``."""
+
+    def truth(self, image_shape: tuple[int, ...]) -> Detections:
+        """Truth boxes in pixels of an image of shape ``(height, width, ...)``."""
+        height, width = image_shape[:2]
+        cx, cy, w, h = self.xywhn.T
+        xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        xyxy = (xyxy * np.float32([width, height, width, height])).astype(np.float32)
+        return Detections(xyxy=xyxy.reshape(-1, 4), confidence=np.ones(len(xyxy), np.float32),
+                          class_id=self.class_id)
+
+
+def class_map_from_names(names: Sequence[str]) -> NDArray[np.int_]:
+    """Map a dataset's class list (by position) to our class ids, by name.
+
+    Accepts our own names (``T``, ``10``, ``SJ``…) and English words (``nine``, ``queen``…).
+
+    >>> class_map_from_names(["nine", "ten", "jack", "queen", "king", "ace"]).tolist()
+    [6, 7, 8, 9, 10, 11]
+    """
+    ids = []
+    for name in names:
+        key = name.strip().lower().replace("_", " ")
+        ids.append(class_id(_RANK_WORDS.get(key, name.strip())))
+    return np.array(ids, dtype=np.int_)
+
+
+def load_yolo_folder(root: str | os.PathLike[str]) -> list[LabelledImage]:
+    """Read a YOLO-format labelled folder.
+
+    Images lie anywhere under ``root`` in a directory named ``images``; each one's labels are
+    the ``.txt`` of the same name under the parallel ``labels`` directory (Ultralytics'
+    convention); an image without a label file has no cards. A ``classes.txt`` next to
+    ``images/`` (or in ``root``) gives the dataset's class names, mapped to ours by name;
+    without one the ids are ours.
+
+    Raises:
+        FileNotFoundError: ``root`` does not exist or holds no images.
+        ValueError: a label line is malformed or names an unknown class.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no such dataset folder: {str(root)!r}")
+    paths = sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES
+                   and "images" in (root.name, *p.relative_to(root).parts[:-1]))
+    if not paths:
+        raise FileNotFoundError(f"no images under an images/ folder in {str(root)!r}")
+    maps: dict[Path, NDArray[np.int_] | None] = {}
+    items = []
+    for path in paths:
+        parts = list(path.parts)
+        at = len(parts) - 1 - parts[::-1].index("images")
+        base = Path(*parts[:at])
+        if base not in maps:
+            maps[base] = _read_class_map(base, root)
+        label_path = Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
+        items.append(_read_labels(path, label_path, maps[base]))
+    return items
+
+
+def _read_class_map(base: Path, root: Path) -> NDArray[np.int_] | None:
+    for folder in (base, root):
+        names_file = folder / "classes.txt"
+        if names_file.is_file():
+            names = [line for line in names_file.read_text().splitlines() if line.strip()]
+            return class_map_from_names(names)
+    return None
+
+
+def _read_labels(image: Path, label_path: Path, class_map: NDArray[np.int_] | None) -> LabelledImage:
+    rows: list[list[float]] = []
+    if label_path.is_file():
+        for number, line in enumerate(label_path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            fields = line.split()
+            try:
+                values = [float(v) for v in fields]
+            except ValueError:
+                values = []
+            if len(values) != 5 or not values[0].is_integer():
+                raise ValueError(f"{label_path}:{number}: expected 'class cx cy w h', got {line!r}")
+            rows.append(values)
+    table = np.array(rows, np.float64).reshape(-1, 5)
+    ids = table[:, 0].astype(np.int_)
+    if class_map is not None:
+        if len(ids) and ids.max() >= len(class_map):
+            raise ValueError(f"{label_path}: class {ids.max()} is not in its classes.txt")
+        ids = class_map[ids]
+    elif len(ids) and ids.max() >= len(CLASS_NAMES):
+        raise ValueError(f"{label_path}: class {ids.max()} is not one of {len(CLASS_NAMES)}")
+    return LabelledImage(path=image, class_id=ids, xywhn=table[:, 1:].astype(np.float32))
+
+
+def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
+                    items: Iterable[LabelledImage], *, conf: float = 0.25) -> Evaluation:
+    """Run ``detect`` on every labelled image and :func:`evaluate` the result.
+
+    ``detect`` should report low-scored boxes too (e.g. a :class:`~vision.detector.Detector`
+    with ``conf=0.001``); ``conf`` is the run-time threshold for exact match and rank accuracy.
+    """
+    from vision.detector import read_image
+
+    predictions, truths = [], []
+    for item in items:
+        image = read_image(item.path)
+        predictions.append(detect(image))
+        truths.append(item.truth(image.shape))
+    return evaluate(predictions, truths, conf=conf)
