@@ -81,7 +81,11 @@ def read_image(path: str | os.PathLike[str]) -> NDArray[np.uint8]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such image file: {str(path)!r}")
-    image = cv2.imdecode(np.fromfile(path, dtype=np.uint8), cv2.IMREAD_COLOR)
+    data = np.fromfile(path, dtype=np.uint8)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # some decoders assert on truncated or corrupt data instead of failing
+        image = None
     if image is None:
         raise ValueError(f"not a readable image: {str(path)!r}")
     return image

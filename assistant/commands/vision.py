@@ -1,0 +1,166 @@
+"""``gouji detect`` and ``gouji eval``: the card detector from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+EVAL_CONF = 0.001
+"""Score threshold for mAP: COCO-style AP needs the low-scored boxes too."""
+
+
+def register(subparsers: Any) -> None:
+    detect = subparsers.add_parser(
+        "detect", help="recognise the cards in images",
+        description="Detect the cards in each image: rank, confidence and box (x1, y1, x2, y2 "
+                    "pixels) per card.")
+    detect.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="image files")
+    detect.add_argument("--json", action="store_true",
+                        help="print JSON: a list of {image, detections: [{rank, conf, box}]}")
+    detect.add_argument("--annotate", metavar="OUT_DIR", type=Path,
+                        help="also write each image with its boxes drawn into OUT_DIR")
+    detect.add_argument("--any-angle", action="store_true",
+                        help="also try the image turned by 90, 180 and 270 degrees (bare photos "
+                             "of cards at any angle)")
+    _model_options(detect)
+    detect.add_argument("--conf", type=float, default=0.25, help="minimum score (default 0.25)")
+    detect.set_defaults(func=run_detect)
+
+    evaluate = subparsers.add_parser(
+        "eval", help="detector figures on a labelled set",
+        description="Print mAP50, mAP50-95, per-class AP and per-play exact match on a held-out "
+                    "synthetic set, and the figures on real photos.")
+    evaluate.add_argument("--data", type=Path, metavar="DIR",
+                          help="YOLO-format labelled folder (default: the held-out synthetic set, "
+                               "generated once and cached under datasets/)")
+    evaluate.add_argument("--real", type=Path, metavar="DIR",
+                          help="real card photos in YOLO format (default: $GOUJI_REAL_CARDS or "
+                               "../shared/data/real-cards-edje next to the repository)")
+    evaluate.add_argument("--any-angle", action="store_true",
+                          help="detect at all four quarter turns on the real photos")
+    evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
+    _model_options(evaluate)
+    evaluate.set_defaults(func=run_eval)
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", type=Path, metavar="PATH",
+                        help="ONNX model (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
+    parser.add_argument("--threads", type=_positive_int, default=2, metavar="N",
+                        help="CPU threads for ONNX Runtime (default 2)")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    from vision.annotate import annotate
+    from vision.detector import Detector, read_image
+
+    # Read every image before loading the model: a bad path fails fast, before any output.
+    images = [read_image(path) for path in args.images]
+    detector = Detector(args.model, threads=args.threads, conf=args.conf)
+    detect = detector.detect_any_angle if args.any_angle else detector
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    results = []
+    written: set[str] = set()
+    for path, image in zip(args.images, images):
+        found = detect(image)
+        results.append({
+            "image": str(path),
+            "detections": [
+                {"rank": name, "conf": round(conf, 3), "box": [round(float(v), 1) for v in box]}
+                for name, (box, conf, _) in zip(found.names(), found)
+            ],
+        })
+        if args.annotate:
+            out = _unique_name(args.annotate, path, written)
+            _write_image(out, annotate(image, found))
+    if args.json:
+        json.dump(results, sys.stdout, ensure_ascii=False)
+        print()
+    else:
+        for result in results:
+            ranks = " ".join(d["rank"] for d in result["detections"])
+            print(f"{result['image']}: {len(result['detections'])} cards  {ranks}".rstrip())
+            for d in result["detections"]:
+                x1, y1, x2, y2 = d["box"]
+                print(f"  {d['rank']:<4} {d['conf']:.3f}  ({x1:g}, {y1:g}, {x2:g}, {y2:g})")
+    return 0
+
+
+def _unique_name(folder: Path, source: Path, taken: set[str]) -> Path:
+    """``folder/<name>``, numbered when two inputs share a file name."""
+    name, number = source.name, 1
+    while name in taken:
+        name = f"{source.stem}-{number}{source.suffix}"
+        number += 1
+    taken.add(name)
+    return folder / name
+
+
+def _write_image(path: Path, image: Any) -> None:
+    import cv2
+
+    # imencode + tofile, like read_image, so that non-ASCII paths work everywhere.
+    ok, encoded = cv2.imencode(path.suffix or ".png", image)
+    if not ok:
+        ok, encoded = cv2.imencode(".png", image)
+        path = path.with_suffix(".png")
+    encoded.tofile(path)
+
+
+def _default_real_folder() -> Path:
+    env = os.environ.get("GOUJI_REAL_CARDS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-cards-edje"
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from vision.detector import Detector
+    from vision.evaluate import evaluate_images, load_yolo_folder
+
+    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
+    report: dict[str, Any] = {"model": str(detector.model_path)}
+    data = args.data if args.data is not None else _heldout_folder()
+    synthetic = evaluate_images(detector, load_yolo_folder(data))
+    report["synthetic"] = {"data": str(data), **synthetic.to_json()}
+
+    real_folder = args.real if args.real is not None else _default_real_folder()
+    if args.real is None and not real_folder.is_dir():
+        report["real"] = None
+    else:
+        real = evaluate_images(detector.detect_any_angle if args.any_angle else detector,
+                               load_yolo_folder(real_folder))
+        report["real"] = {"data": str(real_folder), **real.to_json()}
+
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 0
+    print(f"model: {report['model']}")
+    print(f"held-out synthetic set: {data}")
+    print(synthetic.format())
+    if report["real"] is None:
+        print(f"real photos: skipped (no folder at {real_folder}; pass --real DIR)")
+    else:
+        print(f"real photos: {real_folder}")
+        print(real.format())
+    return 0
+
+
+def _heldout_folder() -> Path:
+    from vision.evaluate import heldout_synthetic_set
+
+    return heldout_synthetic_set()
