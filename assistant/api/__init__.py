@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes of the assistant, one router per concern."""

@@ -1,0 +1,57 @@
+"""Pushing: the state over a WebSocket (snapshot + numbered changes), the live view as MJPEG."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response, StreamingResponse
+
+from assistant.deps import FramesDep, LiveDep, SettingsDep
+
+router = APIRouter(prefix="/api", tags=["stream"])
+
+
+@router.websocket("/stream")
+async def stream(websocket: WebSocket, live: LiveDep) -> None:
+    """Read-only: a snapshot first, then every change with its number."""
+    await websocket.accept()
+    subscription = live.subscribe(asyncio.get_running_loop())
+    try:
+        while (message := await subscription.queue.get()) is not None:
+            await websocket.send_json(message)
+        await websocket.close(code=1012)  # server restarting: the page reconnects
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the page went away
+    finally:
+        live.unsubscribe(subscription)
+
+
+@router.get("/video.mjpg")
+async def video(frames: FramesDep, settings: SettingsDep) -> StreamingResponse:
+    """The annotated camera view as a motion-JPEG stream (an ``<img>`` shows it)."""
+    if not frames.active:
+        raise HTTPException(404, detail="no video source: start with --source or use gouji demo")
+
+    async def parts() -> AsyncIterator[bytes]:
+        shown = 0
+        while not frames.closed:
+            index, jpeg = frames.latest()
+            if jpeg is not None and index != shown:
+                shown = index
+                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                       + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+            await asyncio.sleep(1 / settings.frame_rate)
+
+    return StreamingResponse(parts(), media_type="multipart/x-mixed-replace; boundary=frame",
+                             headers={"Cache-Control": "no-store"})
+
+
+@router.get("/frame.jpg")
+def frame(frames: FramesDep) -> Response:
+    """The newest annotated frame as one JPEG."""
+    _, jpeg = frames.latest()
+    if jpeg is None:
+        raise HTTPException(404, detail="no frame yet")
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,40 @@
+"""Table calibration: the seat zones drawn over the live view, saved to the table file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException
+from starlette.requests import HTTPConnection
+
+from assistant.deps import SettingsDep, require_operator
+from assistant.schemas import TableIn
+from tracker.table import Seat, TableLayout
+
+router = APIRouter(prefix="/api", tags=["table"])
+
+
+def current_layout(connection: HTTPConnection) -> TableLayout:
+    layout: TableLayout | None = connection.app.state.table
+    if layout is None:
+        raise HTTPException(404, detail="no table file: start with --table TABLE.json")
+    return layout
+
+
+@router.get("/table")
+def get_table(connection: HTTPConnection) -> dict[str, Any]:
+    """The table layout (``table.json``): image size, play area, six seat zones."""
+    return current_layout(connection).to_json()
+
+
+@router.put("/table", dependencies=[Depends(require_operator)])
+def put_table(body: TableIn, connection: HTTPConnection, settings: SettingsDep) -> dict[str, Any]:
+    """Replace the six seat zones (image pixels) and save the table file."""
+    layout = current_layout(connection)
+    seats = tuple(Seat(s.index, tuple((x, y) for x, y in zone), s.name)
+                  for s, zone in zip(layout.seats, body.zones, strict=True))
+    updated = TableLayout(layout.image_size, layout.play_area, seats, layout.homography)
+    if settings.table is not None:
+        updated.save(settings.table)
+    connection.app.state.table = updated
+    return updated.to_json()

@@ -1,0 +1,105 @@
+"""The FastAPI application: built by :func:`create_app` from :class:`Settings`, nothing global.
+
+>>> from assistant.settings import Settings
+>>> app = create_app(Settings(db=":memory:", speech=False))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/s"))
+['/api/speech', '/api/speech.wav', '/api/state', '/api/stream']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+import rules
+from rules.selfplay import random_match
+from assistant import pages, store
+from assistant.api import events, speech, state, stream, table
+from assistant.feed import Feeder, pipeline_feeder, script_feeder
+from assistant.live import LiveGame
+from assistant.settings import Settings
+from assistant.speech import Speaker
+from assistant.video import FrameHub
+from tracker.table import TableLayout, TableLayoutError
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+# The one place errors become HTTP statuses; the message always goes back to the caller.
+_STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (LookupError, 404),            # no such game / event, nothing to undo
+    (TableLayoutError, 422),
+    (rules.GoujiError, 422),       # bad cards, unknown ruleset
+    (ValueError, 422),
+    (RuntimeError, 503),           # speech engine failed
+)
+
+
+async def _error(_: Request, exc: Exception) -> JSONResponse:
+    code = next(code for kind, code in _STATUS if isinstance(exc, kind))
+    return JSONResponse({"detail": str(exc).strip("'\"")}, status_code=code)
+
+
+def _feeder(app: FastAPI) -> Feeder | None:
+    """The pipeline when a video source is set, else the scripted game when a seed is set."""
+    settings: Settings = app.state.settings
+    live: LiveGame = app.state.live
+    if settings.source is not None:
+        if app.state.table is None:
+            raise FileNotFoundError("a video source needs a table file: --table TABLE.json")
+        return pipeline_feeder(
+            live, app.state.frames, source=settings.source, table=app.state.table,
+            zones=lambda: [seat.polygon for seat in app.state.table.seats],
+            frame_rate=settings.frame_rate)
+    if settings.script_seed is not None:
+        events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)
+        # A resumed scripted game continues where it stopped: one stored event per script line.
+        return script_feeder(live, events[len(live.records):], pace=settings.script_pace)
+    return None
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the app: open the store, resume the latest game (or start one), mount the pages."""
+    conn = store.open_store(settings.db)
+    layout = TableLayout.load(settings.table) if settings.table and settings.table.exists() else None
+    names = [seat.name or "" for seat in layout.seats] if layout else None
+    game = None if settings.new_game else store.latest_game(conn)
+    if game is None:
+        game = store.create_game(conn, ruleset=rules.load_ruleset(settings.ruleset).name)
+    speaker = Speaker(settings.speech_cache)
+    live = LiveGame(conn, game, names=names, speech=settings.speech and speaker.available,
+                    on_announce=speaker.prepare)
+    frames = FrameHub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        feeder = _feeder(app)
+        if feeder is not None:
+            feeder.start()
+        yield
+        if feeder is not None:
+            feeder.close()
+        frames.closed = True
+        live.close()
+        speaker.close()
+
+    app = FastAPI(title="gouji", summary="够级 table assistant", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.store = conn
+    app.state.live = live
+    app.state.speaker = speaker
+    app.state.frames = frames
+    app.state.table = layout
+    for kind, _ in _STATUS:
+        app.add_exception_handler(kind, _error)
+    for module in (state, events, stream, speech, table):
+        app.include_router(module.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,110 @@
+"""``gouji demo`` and ``gouji serve``: the dashboard, overlay and tribute table on a local server."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+DEMO_NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
+"""Seat names of the demo table."""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="interface to bind (default 127.0.0.1; others need the operator token)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--token", help="operator token (default: generated when not on loopback)")
+    parser.add_argument("--ruleset", default="qingdao", help="ruleset of new games (default qingdao)")
+    parser.add_argument("--no-speech", action="store_true", help="do not speak announcements")
+
+
+def register(subparsers: Any) -> None:
+    demo = subparsers.add_parser(
+        "demo", help="the dashboard fed by the demo game video (no camera needed)",
+        description="Serve the dashboard on a local port, fed by the demo game video through the "
+                    "whole pipeline (or a scripted game with --scripted).")
+    _common(demo)
+    demo.add_argument("--db", type=Path, default=Path.home() / ".cache" / "gouji" / "demo.sqlite3",
+                      help="record store (default ~/.cache/gouji/demo.sqlite3; each demo is a new game)")
+    demo.add_argument("--scripted", action="store_true",
+                      help="no video: play a random legal game straight into the rules engine")
+    demo.add_argument("--seed", type=int, default=7, help="seed of the scripted game (default 7)")
+    demo.add_argument("--rounds", type=int, default=3, help="rounds of the scripted game (default 3)")
+    demo.add_argument("--pace", type=float, default=1.5,
+                      help="seconds between scripted events (default 1.5)")
+    demo.set_defaults(func=_demo)
+
+    serve = subparsers.add_parser(
+        "serve", help="the dashboard for a real table (camera, video file or RTSP)",
+        description="Serve the dashboard, overlay and tribute table for a real table.")
+    _common(serve)
+    serve.add_argument("--source", help="camera index (0), video file or rtsp:// URL; "
+                                        "without it, events come from the operator only")
+    serve.add_argument("--table", type=Path, help="table layout file (seat zones, names)")
+    serve.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
+                       help="record store (default ./gouji.sqlite3); the latest game resumes")
+    serve.add_argument("--new-game", action="store_true", help="start a new game instead of resuming")
+    serve.set_defaults(func=_serve)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    options: dict[str, Any] = {"db": args.db, "new_game": True}
+    if args.scripted:
+        options.update(script_seed=args.seed, script_rounds=args.rounds, script_pace=args.pace)
+    else:
+        try:
+            from assistant.pipeline import demo_assets
+        except ModuleNotFoundError as exc:
+            if exc.name != "assistant.pipeline":
+                raise
+            print("gouji demo: the vision pipeline is not available; playing a scripted game")
+            options.update(script_seed=args.seed, script_rounds=args.rounds,
+                           script_pace=args.pace)
+        else:
+            video, table = demo_assets()
+            options.update(source=str(video), table=table)
+    return _run(args, options, names=DEMO_NAMES)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    if args.table is not None and not args.table.is_file():
+        raise FileNotFoundError(f"no such table file: {args.table}")
+    if args.source is not None and args.table is None:
+        raise ValueError("--source needs --table TABLE.json (the seat zones of that camera)")
+    return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
+                       "table": args.table})
+
+
+def _run(args: argparse.Namespace, options: dict[str, Any], *,
+         names: list[str] | None = None) -> int:
+    import uvicorn
+
+    import rules
+    from assistant.app import create_app
+    from assistant.settings import Settings, is_loopback
+
+    rules.load_ruleset(args.ruleset)  # a bad name fails here, before anything starts
+    token = args.token
+    if token is None and not is_loopback(args.host):
+        token = secrets.token_urlsafe(12)
+    settings = Settings(host=args.host, port=args.port, token=token, ruleset=args.ruleset,
+                        speech=not args.no_speech, **options)
+    app = create_app(settings)
+    live = app.state.live
+    if names and not any(live.names):
+        live.set_names(names)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    base = f"http://{shown}:{args.port}"
+    print(f"gouji: game {live.game.id} ({len(live.records)} events) in {settings.db}")
+    print(f"  dashboard  {base}/" + (f"?token={token}" if token else ""))
+    print(f"  overlay    {base}/overlay   (OBS browser source, 1920x1080)")
+    print(f"  tribute    {base}/tribute")
+    if token:
+        print(f"  operator token: {token}   (needed for every action; read-only pages need none)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=2)
+    return 0

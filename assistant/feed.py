@@ -1,0 +1,101 @@
+"""What feeds the live game besides the operator: the vision pipeline, or a scripted game.
+
+Each feeder runs in its own thread, started and stopped with the server, and passes every event
+through the same validation as the HTTP API before :meth:`LiveGame.submit`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import cv2
+import numpy as np
+from pydantic import ValidationError
+
+from assistant.live import LiveGame
+from assistant.schemas import EventIn
+from assistant.video import FrameHub
+
+__all__ = ["Feeder", "pipeline_feeder", "script_feeder"]
+
+log = logging.getLogger("gouji.feed")
+
+MAX_VIEW_WIDTH = 1280
+"""Frames wider than this are scaled down for the live view (zones scale with them)."""
+
+
+class Feeder:
+    """A background thread that stops when asked."""
+
+    def __init__(self, name: str, target: Callable[[threading.Event], None]) -> None:
+        self.stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(target,), name=name, daemon=True)
+
+    def _run(self, target: Callable[[threading.Event], None]) -> None:
+        try:
+            target(self.stop)
+        except Exception:  # a feeder failing must not take the dashboard down with it
+            log.exception("%s stopped", self._thread.name)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self, timeout: float = 3.0) -> None:
+        self.stop.set()
+        self._thread.join(timeout)
+
+
+def submit_checked(live: LiveGame, event: dict[str, Any]) -> None:
+    """Validate ``event`` like the API does; a bad one is logged and dropped."""
+    try:
+        live.submit(EventIn.model_validate(event).to_event())
+    except (ValidationError, ValueError, LookupError) as exc:
+        log.warning("dropped event %s: %s", event, exc)
+
+
+def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: float) -> Feeder:
+    """Plays a prepared event list into the game, one event every ``pace`` seconds."""
+
+    def run(stop: threading.Event) -> None:
+        for event in events:
+            if stop.wait(pace):
+                return
+            submit_checked(live, event)
+
+    return Feeder("script", run)
+
+
+def pipeline_feeder(live: LiveGame, frames: FrameHub, *, source: str, table: Any,
+                    zones: Callable[[], list[Any]], frame_rate: float) -> Feeder:
+    """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
+    with detections and the current seat zones) to the live view, at most ``frame_rate`` a second."""
+    from assistant.pipeline import Pipeline  # heavy (ONNX Runtime): only when a source is given
+    from vision.annotate import annotate
+
+    frames.active = True
+    last_shown = 0.0
+
+    def on_frame(frame: Any, detections: Any) -> None:
+        nonlocal last_shown
+        now = time.monotonic()
+        if now - last_shown < 1 / frame_rate:
+            return
+        last_shown = now
+        image = annotate(frame.image, detections, zones=[np.asarray(z) for z in zones()])
+        height, width = image.shape[:2]
+        if width > MAX_VIEW_WIDTH:
+            image = cv2.resize(image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),
+                               interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            frames.publish(jpeg.tobytes(), (width, height))
+
+    def run(stop: threading.Event) -> None:
+        Pipeline(source, table).run(lambda event: submit_checked(live, event),
+                                    on_frame=on_frame, stop=stop)
+
+    return Feeder("pipeline", run)

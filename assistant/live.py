@@ -1,0 +1,253 @@
+"""The live game: stored log → effective log → rules state, pushed to every open page.
+
+One :class:`LiveGame` per server. Every change (an event from the pipeline or the operator, a new
+seat name…) is stored first, then the state is recomputed and pushed to the subscribers as a
+numbered change: ``{"kind": "change", "version": n, "changes": {key: value}}`` holding only the
+top-level state keys that differ. A subscriber starts with ``{"kind": "snapshot", "version": n,
+"state": {...}}``; a page that sees a gap in the numbers asks for a new snapshot by reconnecting.
+
+The pipeline thread and the request handlers call in concurrently; a lock serialises changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from assistant import store
+from assistant.corrections import CONTROL_TYPES, Resolution, last_undoable, resolve
+from assistant.store import Game, StoredEvent
+from assistant.texts import turn_text, turn_text_en
+
+__all__ = ["LiveGame", "Subscription", "engine_event"]
+
+FEED_LENGTH = 30
+"""Announcements kept for the feed (and rebuilt after a restart)."""
+LOG_LENGTH = 40
+"""Recent stored events shown with their standing in the dashboard's log."""
+_ASSISTANT_KEYS = ("fixes", "review")
+
+
+def engine_event(event: dict[str, Any]) -> dict[str, Any]:
+    """The event as the rules engine sees it: without the assistant's bookkeeping keys.
+
+    >>> engine_event({"type": "play", "seat": 1, "cards": "55", "fixes": 4, "source": "operator"})
+    {'type': 'play', 'seat': 1, 'cards': '55', 'source': 'operator'}
+    """
+    return {k: v for k, v in event.items() if k not in _ASSISTANT_KEYS}
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One open page's queue of messages, fed from any thread."""
+
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: dict[str, Any] | None) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+class LiveGame:
+    """The game being played, its store and its subscribers."""
+
+    def __init__(self, conn: sqlite3.Connection, game: Game, *, names: list[str] | None = None,
+                 speech: bool = False, on_announce: Callable[[str], None] | None = None) -> None:
+        self._conn = conn
+        self._lock = threading.RLock()
+        self._subscribers: set[Subscription] = set()
+        self._on_announce = on_announce
+        self.version = 0
+        self._load(game, names=names, speech=speech)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def _load(self, game: Game, *, names: list[str] | None, speech: bool) -> None:
+        self.game = game
+        self.records: list[StoredEvent] = store.load_events(self._conn, game_id=game.id)
+        saved = store.load_settings(self._conn, game_id=game.id)
+        self.names: list[str] = saved.get("names") or names or [""] * 6
+        self.next_ruleset: str = saved.get("ruleset", game.ruleset)
+        self.speech: bool = saved.get("speech", speech)
+        self._feed: deque[dict[str, Any]] = deque(maxlen=FEED_LENGTH)
+        self._replay(resolve(self.records))
+        self._state = self._public_state()
+
+    def new_game(self, *, ruleset: str | None = None) -> Game:
+        """Start a new game record (seat names carry over) and show it."""
+        with self._lock:
+            game = store.create_game(self._conn, ruleset=ruleset or self.next_ruleset)
+            store.set_setting(self._conn, game_id=game.id, key="names", value=self.names)
+            self._load(game, names=self.names, speech=self.speech)
+            self._publish()
+            return game
+
+    # -- the rules state -----------------------------------------------------------------------
+
+    def _replay(self, resolution: Resolution) -> None:
+        """Rebuild the match from the effective log (after a correction, an undo, a restart)."""
+        self._match = rules.Match(ruleset=self.game.ruleset)
+        self._engine_errors: list[dict[str, Any]] = []
+        self._resolution = Resolution(effective=[], status=resolution.status, held=resolution.held)
+        self._feed.clear()
+        feed_from = len(resolution.effective) - FEED_LENGTH
+        for index, (seq, event) in enumerate(resolution.effective):
+            self._apply(seq, event, announce=index >= feed_from, speak=False)
+        self._resolution = resolution
+
+    def _apply(self, seq: int, event: dict[str, Any], *, announce: bool, speak: bool) -> None:
+        try:
+            self._match.apply(engine_event(event), line=seq)
+        except rules.GoujiError as exc:  # malformed despite validation: reported, never fatal
+            self._engine_errors.append({"line": seq, "event": event, "reason": str(exc)})
+            return
+        if not announce:
+            return
+        texts = self._match.to_json().get("announcements", [])
+        for text in texts:
+            self._feed.append({"seq": seq, "text": text})
+            if speak and self.speech and self._on_announce is not None:
+                self._on_announce(text)
+
+    def _public_state(self) -> dict[str, Any]:
+        state = self._match.to_json()
+        state["errors"] = [*state.get("errors", []), *self._engine_errors]
+        for seat in state.get("seats", []):
+            seat["name"] = self.names[seat["seat"]]
+        reasons = {int(e["line"]): e["reason"] for e in state["errors"]}
+        status = self._resolution.status
+        held = set(self._resolution.held)
+        state.update(
+            game={"id": self.game.id, "created": self.game.created, "ruleset": self.game.ruleset},
+            next_ruleset=self.next_ruleset,
+            speech=self.speech,
+            names=list(self.names),
+            turn_text=turn_text(state),
+            turn_text_en=turn_text_en(state),
+            feed=list(self._feed),
+            held=[self._record_view(s, status, reasons) for s in self.records
+                  if s.seq in held],
+            log=[self._record_view(s, status, reasons) for s in self.records[-LOG_LENGTH:]],
+            stored=len(self.records),
+        )
+        return state
+
+    @staticmethod
+    def _record_view(stored: StoredEvent, status: dict[int, str],
+                     reasons: dict[int, str]) -> dict[str, Any]:
+        return {"seq": stored.seq, "at": stored.at, "event": stored.event,
+                "status": status.get(stored.seq, "effective"), "error": reasons.get(stored.seq)}
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    def submit(self, event: dict[str, Any]) -> tuple[StoredEvent, str | None]:
+        """Store ``event``, bring the state up to date and push the change.
+
+        Returns the stored event and the rules engine's reason when it refused the event (the
+        event stays in the log, marked, for the operator to correct or undo).
+        """
+        with self._lock:
+            if event.get("type") == "undo" and event.get("fixes") is None:
+                target = last_undoable(self.records)
+                if target is None:
+                    raise LookupError("nothing to undo")
+                event = {**event, "fixes": target}
+            self._check_target(event)
+            stored = store.append_event(self._conn, game_id=self.game.id, event=event)
+            self.records.append(stored)
+            resolution = resolve(self.records)
+            before = self._resolution.effective
+            if resolution.effective[:-1] == before and resolution.effective[-1:] == [
+                    (stored.seq, event)]:
+                self._resolution = resolution
+                self._apply(stored.seq, event, announce=True, speak=True)
+            else:
+                self._replay(resolution)
+            self._publish()
+            error = next((e["reason"] for e in self._state["errors"] if e["line"] == stored.seq),
+                         None)
+            return stored, error
+
+    def _check_target(self, event: dict[str, Any]) -> None:
+        """A correction must point at an earlier game event (not at an undo or accept)."""
+        target = event.get("fixes")
+        if target is None:
+            return
+        found = next((s for s in self.records if s.seq == target), None)
+        if found is None:
+            raise LookupError(f"event {target} does not exist in game {self.game.id}")
+        kind = event.get("type")
+        if kind == "accept" and not found.event.get("review"):
+            raise ValueError(f"event {target} is not held for review")
+        if kind not in CONTROL_TYPES and found.event.get("type") in CONTROL_TYPES:
+            raise ValueError(f"event {target} is an {found.event['type']}, not a game event")
+
+    def set_names(self, names: list[str]) -> None:
+        with self._lock:
+            store.set_setting(self._conn, game_id=self.game.id, key="names", value=names)
+            self.names = list(names)
+            self._publish()
+
+    def set_next_ruleset(self, ruleset: str) -> None:
+        with self._lock:
+            store.set_setting(self._conn, game_id=self.game.id, key="ruleset", value=ruleset)
+            self.next_ruleset = ruleset
+            self._publish()
+
+    def set_speech(self, enabled: bool) -> None:
+        with self._lock:
+            store.set_setting(self._conn, game_id=self.game.id, key="speech", value=enabled)
+            self.speech = enabled
+            self._publish()
+
+    # -- reading and pushing ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The public state (the STATE JSON plus seat names and the dashboard's extras)."""
+        return self._state
+
+    @property
+    def resolution(self) -> Resolution:
+        return self._resolution
+
+    def effective_events(self) -> list[dict[str, Any]]:
+        """The effective log as the rules engine replays it (for export)."""
+        with self._lock:
+            return [engine_event(e) for _, e in self._resolution.effective]
+
+    def subscribe(self, loop: asyncio.AbstractEventLoop) -> Subscription:
+        """Register a page; its queue starts with a snapshot."""
+        with self._lock:
+            subscription = Subscription(loop)
+            subscription.queue.put_nowait(
+                {"kind": "snapshot", "version": self.version, "state": self._state})
+            self._subscribers.add(subscription)
+            return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._subscribers.discard(subscription)
+
+    def close(self) -> None:
+        """Tell every page the server is going away (they reconnect by themselves)."""
+        with self._lock:
+            for subscription in self._subscribers:
+                subscription.send(None)
+            self._subscribers.clear()
+
+    def _publish(self) -> None:
+        old, new = self._state, self._public_state()
+        self._state = new
+        changes = {k: v for k, v in new.items() if old.get(k) != v}
+        changes.update({k: None for k in old.keys() - new.keys()})
+        self.version += 1
+        message = {"kind": "change", "version": self.version, "changes": changes}
+        for subscription in list(self._subscribers):
+            subscription.send(message)

@@ -1,0 +1,160 @@
+"""The record store: every game's events in SQLite, append-only.
+
+Functions take the connection first and keyword-only arguments after it; they know nothing of
+HTTP. Rows are never updated or deleted (triggers refuse it): a correction is a new event that
+points at the one it fixes, and settings (seat names, ruleset, speech) are new rows whose latest
+one wins. Each write is its own committed transaction, so a killed process loses nothing it
+acknowledged.
+
+>>> conn = open_store(":memory:")
+>>> game = create_game(conn, ruleset="qingdao")
+>>> append_event(conn, game_id=game.id, event={"type": "round", "first": 0}).seq
+1
+>>> [e.event["type"] for e in load_events(conn, game_id=game.id)]
+['round']
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "Game", "StoredEvent", "open_store", "create_game", "get_game", "latest_game", "list_games",
+    "append_event", "load_events", "set_setting", "load_settings",
+]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id      INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    ruleset TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    at      TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at      TEXT NOT NULL,
+    key     TEXT NOT NULL,
+    value   TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One match (several rounds) at one table."""
+
+    id: int
+    """Row id, 1-based."""
+    created: str
+    """UTC time of creation, ISO 8601."""
+    ruleset: str
+    """Ruleset the game started with."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One line of a game's event log as stored."""
+
+    seq: int
+    """Sequence number within the game, 1-based; corrections point at it with ``fixes``."""
+    at: str
+    """UTC time it was stored, ISO 8601."""
+    event: dict[str, Any]
+    """The event as received (``type``, ``seat``, ``cards``, ``source``, ``fixes``…)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def open_store(path: Path | str) -> sqlite3.Connection:
+    """Open (and create if needed) the store at ``path`` (``":memory:"`` for a throw-away one)."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")  # an acknowledged event survives power loss too
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.executescript(_SCHEMA)
+    return conn
+
+
+def _game(row: tuple[Any, ...] | None) -> Game | None:
+    return None if row is None else Game(id=row[0], created=row[1], ruleset=row[2])
+
+
+def create_game(conn: sqlite3.Connection, *, ruleset: str) -> Game:
+    """Start a new game record."""
+    created = _now()
+    cursor = conn.execute("INSERT INTO games (created, ruleset) VALUES (?, ?)", (created, ruleset))
+    assert cursor.lastrowid is not None
+    return Game(id=cursor.lastrowid, created=created, ruleset=ruleset)
+
+
+def get_game(conn: sqlite3.Connection, *, game_id: int) -> Game | None:
+    """The game with this id, or ``None``."""
+    return _game(conn.execute(
+        "SELECT id, created, ruleset FROM games WHERE id = ?", (game_id,)).fetchone())
+
+
+def latest_game(conn: sqlite3.Connection) -> Game | None:
+    """The most recently created game, or ``None`` in an empty store."""
+    return _game(conn.execute(
+        "SELECT id, created, ruleset FROM games ORDER BY id DESC LIMIT 1").fetchone())
+
+
+def list_games(conn: sqlite3.Connection) -> list[tuple[Game, int]]:
+    """Every game, newest first, with its number of stored events."""
+    rows = conn.execute(
+        "SELECT g.id, g.created, g.ruleset, COUNT(e.seq) FROM games g "
+        "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
+    return [(Game(id=r[0], created=r[1], ruleset=r[2]), r[3]) for r in rows]
+
+
+def append_event(conn: sqlite3.Connection, *, game_id: int, event: dict[str, Any]) -> StoredEvent:
+    """Store ``event`` as the next line of the game's log and return it with its number."""
+    body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    at = _now()
+    with conn:  # one transaction: read the last number and write the next one atomically
+        conn.execute("BEGIN IMMEDIATE")
+        (last,) = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        conn.execute("INSERT INTO events (game_id, seq, at, body) VALUES (?, ?, ?, ?)",
+                     (game_id, last + 1, at, body))
+    return StoredEvent(seq=last + 1, at=at, event=event)
+
+
+def load_events(conn: sqlite3.Connection, *, game_id: int) -> list[StoredEvent]:
+    """The game's whole log in order."""
+    rows = conn.execute(
+        "SELECT seq, at, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    return [StoredEvent(seq=seq, at=at, event=json.loads(body)) for seq, at, body in rows]
+
+
+def set_setting(conn: sqlite3.Connection, *, game_id: int, key: str, value: Any) -> None:
+    """Record a new value of a game setting (seat names, next ruleset, speech on/off)."""
+    conn.execute("INSERT INTO settings (game_id, at, key, value) VALUES (?, ?, ?, ?)",
+                 (game_id, _now(), key, json.dumps(value, ensure_ascii=False)))
+
+
+def load_settings(conn: sqlite3.Connection, *, game_id: int) -> dict[str, Any]:
+    """The latest value of each setting of the game."""
+    rows = conn.execute(
+        "SELECT key, value FROM settings WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
+    return {key: json.loads(value) for key, value in rows}
