@@ -114,6 +114,7 @@ class LetterboxTransform:
 
 def letterbox(
     image: NDArray[np.uint8], size: tuple[int, int], *, stride: int | None = None,
+    scaleup: bool = True,
 ) -> tuple[NDArray[np.uint8], LetterboxTransform]:
     """Resize keeping the aspect ratio, then pad with grey to the model's input size.
 
@@ -122,6 +123,8 @@ def letterbox(
         size: ``(height, width)`` of the model input, or the largest one when ``stride`` is given.
         stride: for models with dynamic input size: pad only up to the next multiple of
             ``stride`` instead of the full ``size`` (less padding, less work).
+        scaleup: enlarge images smaller than ``size``; when false they keep their scale and
+            are only padded (for a model trained on cards at native camera scale).
 
     Returns:
         The padded image and the transform that maps boxes back (:meth:`LetterboxTransform.to_image`).
@@ -129,10 +132,15 @@ def letterbox(
     >>> padded, t = letterbox(np.zeros((300, 600, 3), np.uint8), (640, 640), stride=32)
     >>> padded.shape, t.pad
     ((320, 640, 3), (0.0, 0.0))
+    >>> padded, t = letterbox(np.zeros((320, 320, 3), np.uint8), (640, 640), scaleup=False)
+    >>> padded.shape, t.scale, t.pad
+    ((640, 640, 3), 1.0, (160.0, 160.0))
     """
     height, width = image.shape[:2]
     target_h, target_w = size
     scale = min(target_h / height, target_w / width)
+    if not scaleup:
+        scale = min(scale, 1.0)
     new_w, new_h = round(width * scale), round(height * scale)
     if stride is not None:
         target_h = -(-new_h // stride) * stride
@@ -251,9 +259,12 @@ def decode(
         order = nms(xyxy, scores, iou, class_id=classes)[:max_det]
     if class_map is not None:
         classes = np.asarray(class_map)[classes]
-    return Detections(xyxy=transform.to_image(xyxy[order]),
-                      confidence=scores[order].astype(np.float32),
-                      class_id=classes[order].astype(np.int_))
+    boxes = transform.to_image(xyxy[order])
+    # A box wholly in the letterbox padding clips to a line: nothing of the image is in it.
+    inside = (boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])
+    kept = order[inside]
+    return Detections(xyxy=boxes[inside], confidence=scores[kept].astype(np.float32),
+                      class_id=classes[kept].astype(np.int_))
 
 
 def rotate_boxes_back(xyxy: NDArray[np.floating[Any]], turns: int,
@@ -316,6 +327,7 @@ class Detector:
         iou: IoU threshold of the NMS (raw heads; also merging rotations).
         imgsz: model input side; only for models exported with a dynamic input size (default:
             the size recorded at export, else 640).
+        scaleup: enlarge images smaller than the model input (see :func:`letterbox`).
 
     Raises:
         FileNotFoundError: the model file does not exist.
@@ -328,7 +340,8 @@ class Detector:
     """
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None) -> None:
+                 conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
+                 scaleup: bool = True) -> None:
         import onnxruntime as ort  # imported here so that importing vision stays light
 
         path = Path(model_path) if model_path is not None else default_model_path()
@@ -359,6 +372,8 @@ class Detector:
         """IoU threshold of the NMS."""
         self.threads = threads
         """ONNX Runtime intra-op threads."""
+        self.scaleup = scaleup
+        """Whether images smaller than the input are enlarged (else only padded)."""
 
         inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
         if len(inputs) != 1 or len(inputs[0].shape) != 4:
@@ -398,13 +413,22 @@ class Detector:
 
     def __call__(self, image: NDArray[np.uint8]) -> Detections:
         """Detect the cards in one BGR image of any size (grey and BGRA are accepted too)."""
-        image = _as_bgr(image)
-        padded, transform = letterbox(image, self.input_size,
-                                      stride=self._stride if self._dynamic else None)
+        blob, transform = self.preprocess(image)
+        return decode(self.infer(blob), transform, conf=self.conf, iou=self.iou,
+                      class_map=self._class_map)
+
+    def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
+        """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""
+        padded, transform = letterbox(_as_bgr(image), self.input_size,
+                                      stride=self._stride if self._dynamic else None,
+                                      scaleup=self.scaleup)
         blob = cv2.dnn.blobFromImage(padded, scalefactor=1 / 255, swapRB=True)
-        (output, *_) = self._session.run(None, {self._input_name: blob.astype(self._input_dtype)})
-        return decode(output.astype(np.float32, copy=False), transform, conf=self.conf,
-                      iou=self.iou, class_map=self._class_map)
+        return blob.astype(self._input_dtype, copy=False), transform
+
+    def infer(self, blob: NDArray[Any]) -> NDArray[np.float32]:
+        """Run the model on a preprocessed input; its raw first output."""
+        (output, *_) = self._session.run(None, {self._input_name: blob})
+        return np.asarray(output, np.float32)
 
     def detect_any_angle(self, image: NDArray[np.uint8]) -> Detections:
         """Detect cards at any angle: also run the 90°, 180° and 270° rotations and merge.

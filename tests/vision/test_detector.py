@@ -91,6 +91,33 @@ def test_letterbox_scales_and_pads(shape, size, stride, padded_shape, scale, pad
     assert (inner == 7).all()
 
 
+@pytest.mark.parametrize(
+    ("shape", "padded_shape", "scale", "pad"),
+    [
+        ((320, 320), (640, 640), 1.0, (160, 160)),    # a small tile keeps its scale: padded only
+        ((960, 480), (640, 640), 2 / 3, (160, 0)),    # larger images still shrink to fit
+    ],
+)
+def test_letterbox_without_scaleup_keeps_small_images_at_native_scale(shape, padded_shape, scale,
+                                                                      pad):
+    padded, transform = letterbox(np.zeros((*shape, 3), np.uint8), (640, 640), scaleup=False)
+    assert padded.shape[:2] == padded_shape
+    assert (transform.scale, transform.pad) == (pytest.approx(scale), pad)
+
+
+def test_detector_without_scaleup_maps_boxes_of_small_images(constant_model):
+    # A 320x320 image: not enlarged, it sits in 160 px of grey all round; enlarged, it fills
+    # the input at scale 2. A box lying wholly in the grey is dropped, not clipped to a line.
+    model = constant_model(raw_output([(320, 320, 40, 60, T, 0.9), (60, 60, 40, 40, J, 0.8)]))
+    image = np.zeros((320, 320, 3), np.uint8)
+    native = Detector(model, scaleup=False)(image)
+    assert native.names() == ["T"]
+    assert native.xyxy.tolist() == [[140, 130, 180, 190]]
+    enlarged = Detector(model)(image)
+    assert enlarged.names() == ["T", "J"]
+    assert enlarged.xyxy.tolist() == [[150, 145, 170, 175], [20, 20, 40, 40]]
+
+
 def test_letterbox_transform_maps_input_boxes_back_to_the_image():
     _, transform = letterbox(np.zeros((480, 960, 3), np.uint8), (640, 640))
     rng = np.random.default_rng(1)
