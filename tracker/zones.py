@@ -141,6 +141,13 @@ class SeatZones:
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
         return matrix.astype(np.float64), (width, height)
 
+    def crop_quad(self, seat: int) -> NDArray[np.float32]:
+        """The image quad ``(4, 2)`` that :meth:`warp` turns into ``seat``'s crop (top-left,
+        top-right, bottom-right, bottom-left of the crop)."""
+        matrix, (width, height) = self._warps[seat]
+        corners = np.array([[(0, 0), (width, 0), (width, height), (0, height)]], np.float64)
+        return cv2.perspectiveTransform(corners, np.linalg.inv(matrix))[0].astype(np.float32)
+
     def warp(self, image: NDArray[np.uint8], seat: int) -> ZoneCrop:
         """``seat``'s zone (plus margin) upright, its player at the bottom, native resolution."""
         matrix, size = self._warps[seat]

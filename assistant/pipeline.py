@@ -1,0 +1,279 @@
+"""The whole way from a camera to game events: capture → detector → seat zones → plays.
+
+:class:`Pipeline` reads frames, runs the detector only where the picture changed and has come
+to rest (per seat zone, on the zone's upright crop), and feeds the detections to a
+:class:`~tracker.plays.PlaySegmenter`, which commits plays and gathered tricks. Every committed
+event goes to ``on_event``; with a :class:`rules.Match` the pipeline also says when a new
+round starts (the first play after a finished round), and the segmenter asks the match who
+may act and what they may play.
+
+Cheap change detection is what makes this fast: a frame is shrunk to a quarter and compared
+with the previous frame (motion: a hand is over the table, so nothing can be committed and
+nothing needs detecting) and with the picture each zone had when it was last detected
+(a changed zone at rest is detected once). Held frames between plays cost a few milliseconds.
+
+>>> video, table = demo_assets()                               # doctest: +SKIP
+>>> Pipeline(video, TableLayout.load(table)).run(print)        # doctest: +SKIP
+{'type': 'play', 'seat': 0, 'cards': '5 5 5', 't': 3.04, 'source': 'vision', ...}
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tracker.plays import PlaySegmenter
+from tracker.prior import MatchPrior
+from tracker.table import SEAT_COUNT, TableLayout
+from tracker.zones import SeatZones
+from vision.capture import Capture, CaptureStats, Frame, frames
+from vision.detections import Detections
+
+__all__ = ["DEMO_SEED", "ChangeDetector", "Pipeline", "PipelineStats", "demo_assets"]
+
+Event = dict[str, Any]
+DetectorFn = Callable[[NDArray[np.uint8]], Detections]
+
+DEMO_SEED = 2024
+"""Seed of the demo game (:func:`demo_assets`)."""
+
+
+@dataclass(slots=True)
+class PipelineStats:
+    """Figures of one :meth:`Pipeline.run`, updated while it runs."""
+
+    frames: int = 0
+    """Frames processed."""
+    seconds: float = 0.0
+    """Wall-clock seconds spent, reading frames included."""
+    detector_calls: int = 0
+    """Detector runs (one per zone crop, or per frame without zones)."""
+    plays: int = 0
+    """Plays committed."""
+    held: int = 0
+    """Plays among them held for operator review."""
+    collects: int = 0
+    """Gathered tricks."""
+    latencies: list[float] = field(default_factory=list)
+    """Seconds from the arrival of the frame that completed a play's stability window to its
+    event being handed over, one per event."""
+    capture: CaptureStats | None = None
+    """The capture's own counters (dropped frames, reconnects)."""
+
+    @property
+    def fps(self) -> float:
+        """Frames per wall-clock second."""
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+
+class ChangeDetector:
+    """Which seat crops changed since they were last detected, and whether anything moves.
+
+    Works on a grey quarter-size copy of each frame, blurred against sensor noise and video
+    compression. A pixel counts as changed when it differs by more than ``level`` grey levels;
+    a region changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
+
+    Args:
+        zones: the table's seat zones (their crop quads are the regions watched).
+        scale: shrink factor of the working copy.
+        level: grey-level difference that counts.
+        fraction: share of a region's pixels that must change.
+        min_pixels: smallest count of changed pixels that counts.
+    """
+
+    def __init__(self, zones: SeatZones, *, scale: float = 0.25, level: int = 18,
+                 fraction: float = 0.0005, min_pixels: int = 3) -> None:
+        self.scale, self.level = scale, level
+        w, h = zones.layout.image_size
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        self.size = size
+        self.masks = np.zeros((SEAT_COUNT, size[1], size[0]), bool)
+        for seat in range(SEAT_COUNT):
+            mask = np.zeros((size[1], size[0]), np.uint8)
+            quad = np.round(zones.crop_quad(seat) * scale).astype(np.int32)
+            cv2.fillPoly(mask, [quad], 1)
+            self.masks[seat] = mask.astype(bool)
+        self.thresholds = np.maximum(self.masks.sum((1, 2)) * fraction, min_pixels)
+        self._previous: NDArray[np.uint8] | None = None
+        self._references: list[NDArray[np.uint8] | None] = [None] * SEAT_COUNT
+
+    def small(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """The grey, shrunk, blurred working copy of a frame (of the table's image size)."""
+        grey = cv2.cvtColor(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
+                            cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(grey, (3, 3), 0)
+
+    def _changed(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.bool_]:
+        """Per seat region: did it change between ``a`` and ``b``."""
+        diff = cv2.absdiff(a, b) > self.level
+        counts = (self.masks & diff[None]).sum((1, 2))
+        return counts > self.thresholds
+
+    def update(self, image: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Take the next frame.
+
+        Returns:
+            ``(moving, to_detect)``: per seat, whether its region moved since the previous
+            frame, and whether it is at rest but differs from its last detected picture
+            (then the caller detects it and it becomes the new reference).
+        """
+        small = self.small(image)
+        moving = (self._changed(small, self._previous) if self._previous is not None
+                  else np.zeros(SEAT_COUNT, bool))
+        self._previous = small
+        to_detect = np.zeros(SEAT_COUNT, bool)
+        for seat in range(SEAT_COUNT):
+            reference = self._references[seat]
+            if moving[seat]:
+                continue
+            if reference is None or self._changed(small, reference)[seat]:
+                to_detect[seat] = True
+                self._references[seat] = small
+        return moving, to_detect
+
+
+class Pipeline:
+    """Capture → detector → play segmentation, as a loop with callbacks.
+
+    Args:
+        source: anything :func:`vision.capture.frames` opens (camera index, file, URL, folder),
+            or an iterable of :class:`~vision.capture.Frame` values.
+        table: the table layout (its ``image_size`` should match the frames; frames of another
+            size are scaled to it).
+        detector: ``image -> Detections``; ``None`` loads the shipped ONNX model
+            (:class:`vision.detector.Detector`).
+        match: a :class:`rules.Match` the caller keeps up to date by applying the events it
+            receives; used as the rules' prior and to announce new rounds. The pipeline only
+            reads it.
+        ruleset: ruleset named in inferred ``round`` events (default: the match's).
+        window: seconds cards must lie still before they count.
+        per_zone: detect on each seat's upright crop (the detector's training view); ``False``
+            detects on the whole frame.
+        segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
+    """
+
+    def __init__(self, source: int | str | Path | Iterable[Frame], table: TableLayout,
+                 detector: DetectorFn | None = None, *, match: Any = None,
+                 ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
+                 **segmenter_options: Any) -> None:
+        self.source = source
+        self.table = table
+        if detector is None:
+            from vision.detector import Detector
+            detector = Detector()
+        self.detector = detector
+        self.match = match
+        self.ruleset = ruleset
+        self.per_zone = per_zone
+        self.zones = SeatZones(table)
+        self.segmenter = PlaySegmenter(
+            self.zones, window=window,
+            prior=MatchPrior(match) if match is not None else None, **segmenter_options)
+        self.stats = PipelineStats()
+
+    def _frames(self) -> Iterable[Frame]:
+        if isinstance(self.source, int | str | Path):
+            capture: Capture = frames(self.source)
+            self.stats.capture = capture.stats
+            return capture
+        return self.source
+
+    def _detect(self, image: NDArray[np.uint8], seats: list[int]) -> Detections:
+        if self.per_zone:
+            self.stats.detector_calls += len(seats)
+            return self.zones.detect(image, self.detector, seats)
+        self.stats.detector_calls += 1
+        return self.detector(image)
+
+    def _round_event(self, play: Event) -> Event | None:
+        """A ``round`` event when ``play`` is the first of a round the match has not begun."""
+        if self.match is None:
+            return None
+        state = self.match.to_json()
+        if state.get("round", 0) >= 1 and not state.get("round_over", False):
+            return None
+        return {"type": "round", "ruleset": self.ruleset or state.get("ruleset", "qingdao"),
+                "first": play["seat"], "t": play["t"], "source": "inferred"}
+
+    def run(self, on_event: Callable[[Event], None],
+            on_frame: Callable[[Frame, Detections], None] | None = None,
+            stop: Callable[[], bool] | threading.Event | None = None) -> PipelineStats:
+        """Process frames until the source ends or ``stop`` says so.
+
+        Args:
+            on_event: called with each event dict, in order (``round`` when inferred, ``play``,
+                ``collect``).
+            on_frame: called with each frame and the detections in force for it.
+            stop: a callable or a :class:`threading.Event`; checked before every frame.
+
+        Returns:
+            The run's :class:`PipelineStats` (also kept in :attr:`stats`).
+        """
+        should_stop = stop.is_set if isinstance(stop, threading.Event) else stop
+        changes = ChangeDetector(self.zones)
+        per_seat = [Detections.empty()] * SEAT_COUNT
+        whole = Detections.empty()
+        size = self.table.image_size
+        started = time.perf_counter()
+        for frame in self._frames():
+            if should_stop is not None and should_stop():
+                break
+            arrived = time.perf_counter()
+            image = frame.image
+            if (image.shape[1], image.shape[0]) != size:
+                image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            moving, to_detect = changes.update(image)
+            seats = [int(s) for s in np.flatnonzero(to_detect)]
+            if seats and self.per_zone:
+                found = self._detect(image, seats)
+                for seat in seats:
+                    per_seat[seat] = found[found.data["seat"] == seat]
+                detections = Detections.merge(per_seat)
+            elif seats:
+                whole = self._detect(image, seats)
+                detections = whole
+            else:
+                detections = Detections.merge(per_seat) if self.per_zone else whole
+            events = self.segmenter.update(detections, frame.t, moving=bool(moving.any()))
+            for event in events:
+                if event["type"] == "play":
+                    opening = self._round_event(event)
+                    if opening is not None:
+                        on_event(opening)
+                    self.stats.plays += 1
+                    self.stats.held += bool(event.get("review"))
+                elif event["type"] == "collect":
+                    self.stats.collects += 1
+                on_event(event)
+                self.stats.latencies.append(time.perf_counter() - arrived)
+            if on_frame is not None:
+                on_frame(frame, detections)
+            self.stats.frames += 1
+            self.stats.seconds = time.perf_counter() - started
+        return self.stats
+
+
+def demo_assets(cache_dir: str | Path | None = None) -> tuple[Path, Path]:
+    """The demo game: ``(video path, table path)``, rendered on first use and cached.
+
+    Rendered deterministically from :data:`DEMO_SEED` by :func:`vision.render_game.render_game`
+    into ``cache_dir`` (default ``$GOUJI_CACHE`` or ``~/.cache/gouji``), under ``demo-<seed>``.
+    """
+    import os
+
+    from vision.render_game import render_game
+
+    root = Path(cache_dir or os.environ.get("GOUJI_CACHE") or Path.home() / ".cache" / "gouji")
+    folder = root / f"demo-{DEMO_SEED}"
+    video, table = folder / "game.mp4", folder / "table.json"
+    if not (video.is_file() and table.is_file() and (folder / "truth.jsonl").is_file()):
+        render_game(DEMO_SEED, folder)
+    return video, table
