@@ -160,7 +160,8 @@ def letterbox(
 
 
 def nms(xyxy: NDArray[np.floating[Any]], scores: NDArray[np.floating[Any]],
-        iou: float, class_id: NDArray[np.integer[Any]] | None = None) -> NDArray[np.intp]:
+        iou: float, class_id: NDArray[np.integer[Any]] | None = None,
+        max_det: int | None = None) -> NDArray[np.intp]:
     """Greedy non-maximum suppression.
 
     Args:
@@ -168,6 +169,7 @@ def nms(xyxy: NDArray[np.floating[Any]], scores: NDArray[np.floating[Any]],
         scores: ``(n,)`` scores.
         iou: a box is dropped when its IoU with a kept, higher-scored box exceeds this.
         class_id: when given, only boxes of the same class suppress each other.
+        max_det: stop once this many boxes are kept.
 
     Returns:
         Indices of the kept boxes, highest score first.
@@ -187,7 +189,7 @@ def nms(xyxy: NDArray[np.floating[Any]], scores: NDArray[np.floating[Any]],
     areas = np.maximum(x2 - x1, 0) * np.maximum(y2 - y1, 0)
     order = np.argsort(-np.asarray(scores), kind="stable")
     keep: list[int] = []
-    while order.size:
+    while order.size and (max_det is None or len(keep) < max_det):
         best, rest = order[0], order[1:]
         keep.append(int(best))
         inter = (np.maximum(np.minimum(x2[best], x2[rest]) - np.maximum(x1[best], x1[rest]), 0)
@@ -256,7 +258,7 @@ def decode(
         centre, classes, scores = rows[keep, :4], classes[keep], scores[keep]
         half = centre[:, 2:4] / 2
         xyxy = np.concatenate([centre[:, :2] - half, centre[:, :2] + half], axis=1)
-        order = nms(xyxy, scores, iou, class_id=classes)[:max_det]
+        order = nms(xyxy, scores, iou, class_id=classes, max_det=max_det)
     if class_map is not None:
         classes = np.asarray(class_map)[classes]
     boxes = transform.to_image(xyxy[order])
@@ -327,7 +329,9 @@ class Detector:
         iou: IoU threshold of the NMS (raw heads; also merging rotations).
         imgsz: model input side; only for models exported with a dynamic input size (default:
             the size recorded at export, else 640).
-        scaleup: enlarge images smaller than the model input (see :func:`letterbox`).
+        scaleup: enlarge images smaller than the model input (see :func:`letterbox`). Off by
+            default: the model learns cards at native camera scale (seat-zone tiles), so a
+            small crop is padded, not magnified.
 
     Raises:
         FileNotFoundError: the model file does not exist.
@@ -341,7 +345,7 @@ class Detector:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
-                 scaleup: bool = True) -> None:
+                 scaleup: bool = False) -> None:
         import onnxruntime as ort  # imported here so that importing vision stays light
 
         path = Path(model_path) if model_path is not None else default_model_path()

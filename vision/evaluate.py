@@ -25,6 +25,7 @@ on hand-made boxes with known answers, independently of any model.
 from __future__ import annotations
 
 import collections
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ __all__ = [
     "class_map_from_names",
     "evaluate",
     "evaluate_images",
+    "heldout_synthetic_set",
     "load_yolo_folder",
 ]
 
@@ -54,6 +56,15 @@ IOU_THRESHOLDS: NDArray[np.float64] = np.linspace(0.5, 0.95, 10)
 
 RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
 """COCO's 101 recall points at which the precision envelope is sampled."""
+
+HELDOUT_SEED = 999_999
+"""Seed of the held-out synthetic set; training sets use small seeds, never this one."""
+
+HELDOUT_COUNT = 500
+"""Scenes in the held-out synthetic set."""
+
+DATASETS_DIR: Path = Path(__file__).resolve().parents[1] / "datasets"
+"""Where generated datasets are cached (``datasets/`` of the repository, not versioned)."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 """Image files a YOLO folder may hold (matched case-insensitively)."""
@@ -348,3 +359,33 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
         predictions.append(detect(image))
         truths.append(item.truth(image.shape))
     return evaluate(predictions, truths, conf=conf)
+
+
+def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: int = HELDOUT_SEED,
+                          count: int = HELDOUT_COUNT, workers: int = 2) -> Path:
+    """The held-out synthetic set: generated once, deterministically, then reused.
+
+    The cache folder's name carries the seed, the count and a digest of the generator's source,
+    so a changed generator gets a fresh set instead of stale images.
+
+    Args:
+        root: folder of cached datasets (default :data:`DATASETS_DIR`).
+        seed: scene seed, one the training sets never use.
+        count: number of scenes.
+        workers: processes to generate with (the images do not depend on it).
+
+    Returns:
+        The dataset folder (``images/``, ``labels/``, ``data.yaml``).
+    """
+    from vision import synth
+    from vision.synth import write_dataset
+
+    sources = sorted(Path(synth.__file__).parent.glob("*.py"))
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:8]
+    folder = Path(root if root is not None else DATASETS_DIR) / f"heldout-s{seed}-n{count}-{digest}"
+    images = folder / "images"
+    complete = (folder / "data.yaml").is_file() and images.is_dir() \
+        and sum(1 for _ in images.iterdir()) == count
+    if not complete:
+        write_dataset(folder, seed=seed, count=count, workers=workers)
+    return folder

@@ -42,6 +42,9 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--real", type=Path, metavar="DIR",
                           help="real card photos in YOLO format (default: $GOUJI_REAL_CARDS or "
                                "../shared/data/real-cards-edje next to the repository)")
+    evaluate.add_argument("--real-split", choices=("heldout", "all"), default="heldout",
+                          help="real photos to score: the held-out third never trained on "
+                               "(vision.train.real_split, the default) or all of them")
     evaluate.add_argument("--any-angle", action="store_true",
                           help="detect at all four quarter turns on the real photos")
     evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -130,21 +133,25 @@ def _default_real_folder() -> Path:
 
 def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
-    from vision.evaluate import evaluate_images, load_yolo_folder
+    from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
 
     detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
     report: dict[str, Any] = {"model": str(detector.model_path)}
-    data = args.data if args.data is not None else _heldout_folder()
+    data = args.data if args.data is not None else heldout_synthetic_set()
     synthetic = evaluate_images(detector, load_yolo_folder(data))
     report["synthetic"] = {"data": str(data), **synthetic.to_json()}
 
     real_folder = args.real if args.real is not None else _default_real_folder()
-    if args.real is None and not real_folder.is_dir():
-        report["real"] = None
+    real = None
+    if args.real is not None or real_folder.is_dir():
+        items = load_yolo_folder(real_folder)
+        if args.real_split == "heldout":
+            held_out = set(_real_heldout(real_folder))
+            items = [item for item in items if item.path in held_out]
+        real = evaluate_images(detector.detect_any_angle if args.any_angle else detector, items)
+        report["real"] = {"data": str(real_folder), "split": args.real_split, **real.to_json()}
     else:
-        real = evaluate_images(detector.detect_any_angle if args.any_angle else detector,
-                               load_yolo_folder(real_folder))
-        report["real"] = {"data": str(real_folder), **real.to_json()}
+        report["real"] = None
 
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -152,15 +159,17 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"model: {report['model']}")
     print(f"held-out synthetic set: {data}")
     print(synthetic.format())
-    if report["real"] is None:
+    if real is None:
         print(f"real photos: skipped (no folder at {real_folder}; pass --real DIR)")
     else:
-        print(f"real photos: {real_folder}")
+        print(f"real photos ({args.real_split}): {real_folder}")
         print(real.format())
     return 0
 
 
-def _heldout_folder() -> Path:
-    from vision.evaluate import heldout_synthetic_set
+def _real_heldout(folder: Path) -> list[Path]:
+    """The real photos never trained on (the split is defined once, by the training code)."""
+    from vision.train import real_split
 
-    return heldout_synthetic_set()
+    _, held_out = real_split(folder)
+    return held_out

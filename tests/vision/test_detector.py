@@ -110,10 +110,10 @@ def test_detector_without_scaleup_maps_boxes_of_small_images(constant_model):
     # the input at scale 2. A box lying wholly in the grey is dropped, not clipped to a line.
     model = constant_model(raw_output([(320, 320, 40, 60, T, 0.9), (60, 60, 40, 40, J, 0.8)]))
     image = np.zeros((320, 320, 3), np.uint8)
-    native = Detector(model, scaleup=False)(image)
+    native = Detector(model)(image)                          # the default: native scale
     assert native.names() == ["T"]
     assert native.xyxy.tolist() == [[140, 130, 180, 190]]
-    enlarged = Detector(model)(image)
+    enlarged = Detector(model, scaleup=True)(image)
     assert enlarged.names() == ["T", "J"]
     assert enlarged.xyxy.tolist() == [[150, 145, 170, 175], [20, 20, 40, 40]]
 
@@ -157,6 +157,11 @@ def test_letterbox_transform_clips_to_the_image():
 def test_nms(boxes, scores, classes, iou, kept):
     class_ids = None if classes is None else np.array(classes)
     assert nms(np.array(boxes, np.float32), np.array(scores), iou, class_id=class_ids).tolist() == kept
+
+
+def test_nms_stops_at_max_det():
+    boxes = np.array([[20 * i, 0, 20 * i + 10, 10] for i in range(10)], np.float32)
+    assert nms(boxes, np.linspace(0.9, 0.1, 10), 0.5, max_det=3).tolist() == [0, 1, 2]
 
 
 @pytest.mark.parametrize("output", [RAW_SCENE, END2END_SCENE], ids=["raw", "end2end"])
