@@ -27,11 +27,12 @@ from vision.detections import Detections
 
 __all__ = ["CLASS_COLORS", "SEAT_COLORS", "annotate", "label"]
 
-CLASS_COLORS: tuple[tuple[int, int, int], ...] = tuple(
-    tuple(int(c) for c in cv2.cvtColor(np.uint8([[[round(180 * i / len(CLASS_NAMES)), 220, 255]]]),
-                                       cv2.COLOR_HSV2BGR)[0, 0])
-    for i in range(len(CLASS_NAMES))
-)
+def _hue_colors(count: int) -> tuple[tuple[int, int, int], ...]:
+    hsv = np.array([[[round(180 * i / count), 220, 255] for i in range(count)]], np.uint8)
+    return tuple((int(b), int(g), int(r)) for b, g, r in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0])
+
+
+CLASS_COLORS: tuple[tuple[int, int, int], ...] = _hue_colors(len(CLASS_NAMES))
 """One BGR colour per class, spread over the hue circle so neighbouring ranks differ."""
 
 SEAT_COLORS: tuple[tuple[int, int, int], ...] = (
@@ -67,7 +68,7 @@ def annotate(image: NDArray[np.uint8], detections: Detections,
     """
     canvas = np.array(image, dtype=np.uint8, copy=True)
     if canvas.ndim == 2:
-        canvas = cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR)
+        canvas = np.asarray(cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR), np.uint8)
     scale = max(canvas.shape[:2]) / 1000
     thickness = max(1, round(2 * scale))
     font_scale = max(0.4, 0.6 * scale)

@@ -83,12 +83,12 @@ def read_image(path: str | os.PathLike[str]) -> NDArray[np.uint8]:
         raise FileNotFoundError(f"no such image file: {str(path)!r}")
     data = np.fromfile(path, dtype=np.uint8)
     try:
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error:  # some decoders assert on truncated or corrupt data instead of failing
-        image = None
-    if image is None:
+        decoded = None
+    if decoded is None:
         raise ValueError(f"not a readable image: {str(path)!r}")
-    return image
+    return np.asarray(decoded, np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,8 @@ class LetterboxTransform:
     def to_image(self, xyxy: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
         """Map ``(n, 4)`` boxes from model-input pixels to source-image pixels, clipped."""
         left, top = self.pad
-        boxes = (np.asarray(xyxy, np.float32) - np.float32([left, top, left, top])) / self.scale
+        offset = np.array([left, top, left, top], np.float32)
+        boxes = (np.asarray(xyxy, np.float32) - offset) / np.float32(self.scale)
         height, width = self.image_shape
         np.clip(boxes[:, 0::2], 0, width, out=boxes[:, 0::2])
         np.clip(boxes[:, 1::2], 0, height, out=boxes[:, 1::2])
@@ -147,14 +148,14 @@ def letterbox(
         target_w = -(-new_w // stride) * stride
     if (new_w, new_h) != (width, height):
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        image = cv2.resize(image, (new_w, new_h), interpolation=interpolation)
+        image = np.asarray(cv2.resize(image, (new_w, new_h), interpolation=interpolation), np.uint8)
     # Split the padding evenly, the odd pixel going right/bottom (as Ultralytics does).
     dw, dh = (target_w - new_w) / 2, (target_h - new_h) / 2
     top, bottom = round(dh - 0.1), round(dh + 0.1)
     left, right = round(dw - 0.1), round(dw + 0.1)
     if top or bottom or left or right:
-        image = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
-                                   value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
+        image = np.asarray(cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
+                                              value=(PAD_VALUE, PAD_VALUE, PAD_VALUE)), np.uint8)
     return image, LetterboxTransform(scale=scale, pad=(float(left), float(top)),
                                      image_shape=(height, width))
 
@@ -346,7 +347,7 @@ class Detector:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
                  scaleup: bool = False) -> None:
-        import onnxruntime as ort  # imported here so that importing vision stays light
+        import onnxruntime as ort  # type: ignore[import-untyped]  # imported here: `import vision` stays light
 
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
@@ -458,9 +459,9 @@ def _as_bgr(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     if image.dtype != np.uint8:
         raise ValueError(f"expected an 8-bit image, got dtype {image.dtype}")
     if image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected an image of shape (h, w, 3), got {image.shape}")
     return image

@@ -91,7 +91,8 @@ def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArr
     area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
     area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
     union = area_a + area_b - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    iou: NDArray[np.float64] = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    return iou
 
 
 def average_precision(scores: NDArray[np.floating[Any]], true_positive: NDArray[np.bool_],
@@ -181,8 +182,8 @@ class Evaluation:
         """A short human-readable report, one line per class."""
         lines = [
             f"images {self.images}, cards {self.cards}",
-            f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
-            f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}",
+            (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
+             f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}"),
             "class   AP50    AP50-95",
         ]
         lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
@@ -257,7 +258,7 @@ class LabelledImage:
         height, width = image_shape[:2]
         cx, cy, w, h = self.xywhn.T
         xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-        xyxy = (xyxy * np.float32([width, height, width, height])).astype(np.float32)
+        xyxy = (xyxy * np.array([width, height, width, height], np.float32)).astype(np.float32)
         return Detections(xyxy=xyxy.reshape(-1, 4), confidence=np.ones(len(xyxy), np.float32),
                           class_id=self.class_id)
 

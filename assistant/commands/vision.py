@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vision.detections import Detections
 
 __all__ = ["register"]
 
@@ -76,31 +78,28 @@ def run_detect(args: argparse.Namespace) -> int:
     detect = detector.detect_any_angle if args.any_angle else detector
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
-    results = []
-    written: set[str] = set()
-    for path, image in zip(args.images, images):
-        found = detect(image)
-        results.append({
-            "image": str(path),
-            "detections": [
-                {"rank": name, "conf": round(conf, 3), "box": [round(float(v), 1) for v in box]}
-                for name, (box, conf, _) in zip(found.names(), found)
-            ],
-        })
-        if args.annotate:
-            out = _unique_name(args.annotate, path, written)
-            _write_image(out, annotate(image, found))
+    found_per_image = [detect(image) for image in images]
+    if args.annotate:
+        written: set[str] = set()
+        for path, image, found in zip(args.images, images, found_per_image):
+            _write_image(_unique_name(args.annotate, path, written), annotate(image, found))
     if args.json:
-        json.dump(results, sys.stdout, ensure_ascii=False)
-        print()
-    else:
-        for result in results:
-            ranks = " ".join(d["rank"] for d in result["detections"])
-            print(f"{result['image']}: {len(result['detections'])} cards  {ranks}".rstrip())
-            for d in result["detections"]:
-                x1, y1, x2, y2 = d["box"]
-                print(f"  {d['rank']:<4} {d['conf']:.3f}  ({x1:g}, {y1:g}, {x2:g}, {y2:g})")
+        results = [{"image": str(path), "detections": _cards_json(found)}
+                   for path, found in zip(args.images, found_per_image)]
+        print(json.dumps(results, ensure_ascii=False))
+        return 0
+    for path, found in zip(args.images, found_per_image):
+        print(f"{path}: {len(found)} cards  {' '.join(found.names())}".rstrip())
+        for card in _cards_json(found):
+            x1, y1, x2, y2 = card["box"]
+            print(f"  {card['rank']:<4} {card['conf']:.3f}  ({x1:g}, {y1:g}, {x2:g}, {y2:g})")
     return 0
+
+
+def _cards_json(found: Detections) -> list[dict[str, Any]]:
+    """``[{rank, conf, box}]``: the contract of ``gouji detect --json``."""
+    return [{"rank": name, "conf": round(conf, 3), "box": [round(float(v), 1) for v in box]}
+            for name, (box, conf, _) in zip(found.names(), found)]
 
 
 def _unique_name(folder: Path, source: Path, taken: set[str]) -> Path:

@@ -318,7 +318,7 @@ def test_detect_any_angle_finds_the_box_in_every_quarter_turn(constant_model):
     detector = Detector(constant_model(raw_output([(130, 90, 60, 80, T, 0.9)])))
     found = detector.detect_any_angle(np.zeros((640, 640, 3), np.uint8))
     expected = {(100, 50, 160, 130), (510, 100, 590, 160), (480, 510, 540, 590), (50, 480, 130, 540)}
-    assert {tuple(int(round(v)) for v in box) for box in found.xyxy} == expected
+    assert {tuple(round(v) for v in box) for box in found.xyxy} == expected
     assert found.names() == ["T"] * 4
 
 
@@ -345,7 +345,7 @@ def test_read_image_handles_non_ascii_names(tmp_path):
     import cv2
 
     path = tmp_path / "够级.png"
-    ok, encoded = cv2.imencode(".png", np.full((4, 6, 3), 9, np.uint8))
+    _ok, encoded = cv2.imencode(".png", np.full((4, 6, 3), 9, np.uint8))
     encoded.tofile(path)
     assert read_image(path).shape == (4, 6, 3)
 
