@@ -223,6 +223,6 @@ def test_evaluate_images_runs_a_detector_over_a_folder(tmp_path):
     write_image(tmp_path / "images" / "a.png", (100, 200))
     (tmp_path / "labels").mkdir()
     (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n")
-    perfect = lambda image: cards((80, 30, 120, 70, "T", 0.9))    # noqa: E731
+    perfect = lambda image: cards((80, 30, 120, 70, "T", 0.9))
     result = evaluate_images(perfect, load_yolo_folder(tmp_path))
     assert (result.map50, result.exact_match, result.images) == (1.0, 1.0, 1)
