@@ -77,8 +77,9 @@ class PipelineStats:
 class ChangeDetector:
     """Which seat crops changed since they were last detected, and whether anything moves.
 
-    Works on a grey quarter-size copy of each frame, blurred against sensor noise and video
-    compression. A pixel counts as changed when it differs by more than ``level`` grey levels;
+    Works on a quarter-size colour copy of each frame, blurred against sensor noise and video
+    compression (colour, because a red card on a table of the same brightness vanishes in
+    grey). A pixel counts as changed when a channel differs by more than ``level``;
     a region changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
 
     Args:
@@ -106,14 +107,13 @@ class ChangeDetector:
         self._references: list[NDArray[np.uint8] | None] = [None] * SEAT_COUNT
 
     def small(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """The grey, shrunk, blurred working copy of a frame (of the table's image size)."""
-        grey = cv2.cvtColor(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
-                            cv2.COLOR_BGR2GRAY)
-        return cv2.GaussianBlur(grey, (3, 3), 0)
+        """The shrunk, blurred working copy of a frame (of the table's image size)."""
+        return cv2.GaussianBlur(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
+                                (3, 3), 0)
 
     def _changed(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.bool_]:
         """Per seat region: did it change between ``a`` and ``b``."""
-        diff = cv2.absdiff(a, b) > self.level
+        diff = cv2.absdiff(a, b).max(axis=2) > self.level
         counts = (self.masks & diff[None]).sum((1, 2))
         return counts > self.thresholds
 

@@ -25,7 +25,7 @@ the rules may pick between two seats of a border play but never add or drop a ca
 ...                    confidence=np.array([0.9, 0.8], np.float32), class_id=np.array([2, 2]))
 >>> segmenter = PlaySegmenter(zones, window=0.5)
 >>> [segmenter.update(fives, t / 10) for t in range(6)][-1]
-[{'type': 'play', 'seat': 0, 'cards': '5 5', 't': 0.5, 'source': 'vision', 'conf': 0.8, 'review': False}]
+[{'type': 'play', 'seat': 0, 'cards': '55', 't': 0.5, 'source': 'vision', 'conf': 0.8, 'review': False}]
 >>> [segmenter.update(Detections.empty(), 1 + t / 10) for t in range(6)][-1]
 [{'type': 'collect', 't': 1.5, 'source': 'vision', 'conf': 1.0}]
 """
@@ -38,6 +38,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from rules import format_cards, parse_cards
 from tracker.gather import GatherRule
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
@@ -60,12 +61,12 @@ class Prior(Protocol):
 
 
 def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
-    """Card notation of a play's classes, highest first.
+    """A play's classes in the rules' canonical notation.
 
     >>> format_play([2, 14, 2, 12])
-    'BJ 2 5 5'
+    'BJ 255'
     """
-    return " ".join(CLASS_NAMES[c] for c in sorted((int(c) for c in class_ids), reverse=True))
+    return format_cards(parse_cards(CLASS_NAMES[int(c)] for c in class_ids))
 
 
 def _area(xyxy: NDArray[np.float32]) -> NDArray[np.float32]:

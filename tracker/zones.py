@@ -172,6 +172,8 @@ class SeatZones:
                                 class_id=found.class_id)
             owner = self.trigger(mapped)
             keep = owner == seat
+            if not keep.any():
+                continue
             parts.append(Detections(xyxy=mapped.xyxy[keep], confidence=mapped.confidence[keep],
                                     class_id=mapped.class_id[keep],
                                     data={"seat": owner[keep]}))

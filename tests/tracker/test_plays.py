@@ -45,7 +45,7 @@ def test_a_play_is_committed_once_after_it_stays_still_for_the_window(segmenter)
     three_fives = cards(*fan("555", 600, 560))
     assert hold(segmenter, three_fives, 0.0, 0.5) == []        # 5 frames: 0.0 .. 0.4 s
     events = hold(segmenter, three_fives, 0.5, 2.0)
-    assert plays(events) == [(0, "5 5 5")]
+    assert plays(events) == [(0, "555")]
     assert events[0]["t"] == 0.5 and events[0]["review"] is False and events[0]["conf"] == 0.9
 
 
@@ -57,7 +57,7 @@ def test_a_card_seen_for_one_frame_is_noise(segmenter):
 def test_a_hand_over_the_table_postpones_the_play(segmenter):
     pair = cards(*fan("QQ", 880, 500))
     assert hold(segmenter, pair, 0.0, 1.0, moving=True) == []
-    assert plays(hold(segmenter, pair, 1.0, 1.0)) == [(1, "Q Q")]
+    assert plays(hold(segmenter, pair, 1.0, 1.0)) == [(1, "QQ")]
 
 
 def test_cards_carried_in_by_a_moving_hand_count_only_where_they_come_to_rest(segmenter):
@@ -65,7 +65,7 @@ def test_cards_carried_in_by_a_moving_hand_count_only_where_they_come_to_rest(se
     for step in range(8):  # the fan slides in from the bottom edge, 20 px a frame
         events += segmenter.update(cards(*fan("77", 620, 700 - 20 * step)), step / 10)
     events += hold(segmenter, cards(*fan("77", 620, 560)), 0.8, 1.0)
-    assert plays(events) == [(0, "7 7")]
+    assert plays(events) == [(0, "77")]
 
 
 def test_plays_of_a_trick_follow_each_other_and_earlier_cards_stay_known(segmenter):
@@ -73,7 +73,7 @@ def test_plays_of_a_trick_follow_each_other_and_earlier_cards_stay_known(segment
     answer = fan("999", 860, 480)                  # seat 1
     events = hold(segmenter, cards(*lead), 0.0, 1.0)
     events += hold(segmenter, cards(*lead, *answer), 1.0, 1.0)
-    assert plays(events) == [(0, "8 8 8"), (1, "9 9 9")]
+    assert plays(events) == [(0, "888"), (1, "999")]
 
 
 def test_covered_cards_of_earlier_plays_are_not_removals_nor_new_plays(segmenter):
@@ -84,7 +84,7 @@ def test_covered_cards_of_earlier_plays_are_not_removals_nor_new_plays(segmenter
     jacks = fan("JJJJJ", 610, 590)
     strips = [("T", 580, 560), ("T", 594, 560), ("T", 608, 545)]
     events += hold(segmenter, cards(*strips, *jacks), 1.0, 1.0)
-    assert plays(events) == [(0, "T T T T T"), (0, "J J J J J")]
+    assert plays(events) == [(0, "TTTTT"), (0, "JJJJJ")]
     # The hidden tens coming back into view later are still no play.
     events = hold(segmenter, cards(*first, *jacks), 2.0, 1.0)
     assert plays(events) == []
@@ -95,27 +95,27 @@ def test_a_play_across_two_zones_goes_to_the_nearer_seat(segmenter, layout):
     # Four cards across the border, three of them on seat 0's side.
     across = [("6", 690, 560), ("6", 704, 560), ("6", 718, 560), ("6", 780, 560)]
     assert [layout.seat_at((x, y)) for _, x, y in across] == [0, 0, 0, 1]
-    assert plays(hold(segmenter, cards(*across), 0.0, 1.0)) == [(0, "6 6 6 6")]
+    assert plays(hold(segmenter, cards(*across), 0.0, 1.0)) == [(0, "6666")]
 
 
 def test_the_rules_choose_between_two_zones_a_play_straddles(zones):
     segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(to_act=[1]))
     across = [("6", 690, 560), ("6", 704, 560), ("6", 718, 560), ("6", 780, 560)]
     events = hold(segmenter, cards(*across), 0.0, 1.0)
-    assert plays(events) == [(1, "6 6 6 6")] and not events[0]["review"]
+    assert plays(events) == [(1, "6666")] and not events[0]["review"]
 
 
 def test_the_rules_flag_a_play_but_never_change_its_cards(zones):
-    prior = FakePrior(objections={(3, "K K K"): "the led play had 2 cards"})
+    prior = FakePrior(objections={(3, "KKK"): "the led play had 2 cards"})
     segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
     events = hold(segmenter, cards(*fan("KKK", 620, 120)), 0.0, 1.0)
-    assert plays(events) == [(3, "K K K")]
+    assert plays(events) == [(3, "KKK")]
     assert events[0]["review"] is True and "2 cards" in events[0]["reason"]
 
 
 def test_an_unsure_card_holds_the_play_for_review(segmenter):
     events = hold(segmenter, cards(("A", 620, 560, 0.95), ("A", 634, 560, 0.3)), 0.0, 1.0)
-    assert plays(events) == [(0, "A A")]
+    assert plays(events) == [(0, "AA")]
     assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
 
 
@@ -127,7 +127,7 @@ def test_two_plays_landing_together_are_ordered_after_the_last_seat_and_held(seg
     events = hold(segmenter, cards(*fan("33", 620, 120)), 0.0, 1.0)          # seat 3
     events += hold(segmenter, cards(*fan("33", 620, 120), *fan("44", 380, 560),
                                     *fan("44", 380, 160)), 1.0, 1.0)         # seats 5, 4
-    assert plays(events) == [(3, "3 3"), (4, "4 4"), (5, "4 4")]
+    assert plays(events) == [(3, "33"), (4, "44"), (5, "44")]
     assert [e["review"] for e in events] == [False, True, True]
 
 
@@ -170,4 +170,4 @@ def test_reset_forgets_the_trick(segmenter):
     pair = cards(*fan("99", 620, 560))
     hold(segmenter, pair, 0.0, 1.0)
     segmenter.reset()
-    assert plays(hold(segmenter, pair, 0.0, 1.0)) == [(0, "9 9")]
+    assert plays(hold(segmenter, pair, 0.0, 1.0)) == [(0, "99")]

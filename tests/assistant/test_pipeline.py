@@ -1,0 +1,138 @@
+"""The pipeline on drawn frames with a colour-blob detector: detect only what changed, commit plays."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.pipeline import ChangeDetector, Pipeline
+from tracker.table import TableLayout
+from tracker.zones import SeatZones
+from vision.capture import Frame
+from vision.classes import CLASS_NAMES
+from vision.detections import Detections
+
+LAYOUT = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720))
+RED_FIVE, BLUE_KING = CLASS_NAMES.index("5"), CLASS_NAMES.index("K")
+COLOURS = {RED_FIVE: (0, 0, 255), BLUE_KING: (255, 0, 0)}
+
+
+def blob_detector(image):
+    """Finds pure red (a 5) and pure blue (a K) rectangles."""
+    boxes, classes = [], []
+    for cid, colour in COLOURS.items():
+        mask = cv2.inRange(image, np.array(colour) - 40, np.array(colour) + 40)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        for x, y, w, h, area in stats[1:]:
+            if area > 100:
+                boxes.append([x, y, x + w, y + h])
+                classes.append(cid)
+    if not boxes:
+        return Detections.empty()
+    return Detections(xyxy=np.array(boxes, np.float32),
+                      confidence=np.full(len(boxes), 0.9, np.float32), class_id=np.array(classes))
+
+
+class CountingDetector:
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, image):
+        self.calls += 1
+        return blob_detector(image)
+
+
+def film(script, fps=10):
+    """Frames of a grey table; ``script`` lists (seconds, cards) with cards as
+    (class, x, y) rectangles of 40×60, and ``"hand"`` for a moving skin blob."""
+    index, frames = 0, []
+    table = np.full((720, 1280, 3), 90, np.uint8)
+    for seconds, cards in script:
+        for step in range(int(seconds * fps)):
+            image = table.copy()
+            for card in cards:
+                if card == "hand":
+                    x = 300 + 37 * step
+                    cv2.circle(image, (x % 1280, 600), 40, (120, 160, 210), -1)
+                    continue
+                cid, x, y = card
+                cv2.rectangle(image, (x - 20, y - 30), (x + 20, y + 30), COLOURS[cid], -1)
+            frames.append(Frame(image=image, t=index / fps, index=index))
+            index += 1
+    return frames
+
+
+class FakeMatch:
+    """Enough of rules.Match for the pipeline: no round until one is applied."""
+
+    def __init__(self):
+        self.events = []
+
+    def apply(self, event, line=0):
+        self.events.append(event)
+
+    def to_json(self):
+        started = any(e["type"] == "round" for e in self.events)
+        return {"round": int(started), "round_over": False, "to_act": list(range(6)),
+                "errors": [], "ruleset": "qingdao"}
+
+
+def test_a_play_laid_by_a_hand_becomes_one_event_and_a_round_is_announced():
+    fives = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]
+    frames = film([(1.0, []), (1.0, ["hand", *fives]), (2.0, fives), (1.0, []), (1.0, [])])
+    match, events = FakeMatch(), []
+
+    def on_event(event):
+        events.append(event)
+        match.apply(event)
+
+    detector = CountingDetector()
+    stats = Pipeline(frames, LAYOUT, detector, match=match).run(on_event)
+    assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
+        ("round", None, None), ("play", 0, "55"), ("collect", None, None)]
+    assert events[0]["first"] == 0 and events[0]["source"] == "inferred"
+    assert stats.frames == 60 and stats.plays == 1 and stats.collects == 1 and stats.held == 0
+    # Detection ran on the first frame (all six crops) and then only on crops that changed and
+    # came to rest, never on every frame.
+    assert stats.detector_calls == detector.calls < 6 + 12
+
+
+def test_whole_frame_detection_gives_the_same_events():
+    kings = [(BLUE_KING, 620, 140)]
+    frames = film([(1.0, []), (2.0, kings)])
+    events = []
+    Pipeline(frames, LAYOUT, blob_detector, per_zone=False).run(events.append)
+    assert [(e["type"], e["seat"], e["cards"]) for e in events] == [("play", 3, "K")]
+
+
+def test_stop_ends_the_run_and_on_frame_sees_every_frame():
+    frames = film([(3.0, [])])
+    seen = []
+    stats = Pipeline(frames, LAYOUT, blob_detector).run(
+        lambda e: None, on_frame=lambda frame, found: seen.append(frame.index),
+        stop=lambda: len(seen) >= 5)
+    assert seen == [0, 1, 2, 3, 4] and stats.frames == 5
+
+
+@pytest.mark.parametrize("change", [
+    None,        # nothing changed
+    (640, 600),  # something moved in seat 0's zone (also inside seats 1 and 5's crops)
+])
+def test_change_detector_waits_for_rest_before_detecting(change):
+    zones = SeatZones(LAYOUT)
+    changes = ChangeDetector(zones)
+    moving = [change is not None and cv2.pointPolygonTest(zones.crop_quad(s), change, False) >= 0
+              for s in range(6)]
+    detect = [False] * 6
+    still = np.full((720, 1280, 3), 90, np.uint8)
+    first_moving, first_detect = changes.update(still)
+    assert not first_moving.any() and first_detect.all()   # everything is new at first
+    image = still.copy()
+    if change is not None:
+        cv2.circle(image, change, 30, (255, 255, 255), -1)
+    got_moving, got_detect = changes.update(image)
+    assert got_moving.tolist() == moving and got_detect.tolist() == detect
+    if change is not None:  # at rest on the next frame: now it is detected, once
+        assert changes.update(image)[1].tolist() == moving
+        assert not changes.update(image)[1].any()
