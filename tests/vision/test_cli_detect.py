@@ -139,3 +139,39 @@ def test_eval_prints_figures_for_a_labelled_folder(model, tmp_path, capsys):
 def test_eval_missing_folder_is_a_clear_error(model, tmp_path, capsys):
     assert main(["eval", "--data", str(tmp_path / "nope"), "--model", str(model)]) == 2
     assert "no such dataset folder" in capsys.readouterr().err
+
+
+def labelled_folder(root: Path, names: list[str]) -> Path:
+    """Photos like ``photo`` whose truth is the ten the stand-in model finds."""
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    for name in names:
+        cv2.imwrite(str(root / "images" / f"{name}.png"), np.full((480, 960, 3), 200, np.uint8))
+        (root / "labels" / f"{name}.txt").write_text("7 0.15625 0.3125 0.0625 0.1875\n")
+    return root
+
+
+def test_eval_scores_only_the_held_out_real_photos_by_default(model, tmp_path, capsys):
+    real = labelled_folder(tmp_path / "real", ["p0", "p1", "p2", "p3", "p4", "p5"])
+    data = labelled_folder(tmp_path / "data", ["s0"])
+    assert main(["eval", "--data", str(data), "--real", str(real), "--model", str(model),
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["real"]["images"] == 2                     # every third photo: p0 and p3
+    assert report["real"]["split"] == "heldout"
+    assert main(["eval", "--data", str(data), "--real", str(real), "--real-split", "all",
+                 "--model", str(model), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["real"]["images"] == 6
+
+
+def test_eval_defaults_to_the_generated_held_out_set(model, tmp_path, capsys, monkeypatch):
+    import vision.evaluate
+
+    data = labelled_folder(tmp_path / "heldout", ["s0", "s1"])
+    monkeypatch.setattr(vision.evaluate, "heldout_synthetic_set", lambda: data)
+    monkeypatch.setenv("GOUJI_REAL_CARDS", str(tmp_path / "no-real-photos-here"))
+    assert main(["eval", "--model", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert f"held-out synthetic set: {data}" in out
+    assert "images 2, cards 2" in out
+    assert "real photos: skipped" in out

@@ -16,6 +16,7 @@ from vision.evaluate import (
     class_map_from_names,
     evaluate,
     evaluate_images,
+    heldout_synthetic_set,
     load_yolo_folder,
 )
 
@@ -226,3 +227,20 @@ def test_evaluate_images_runs_a_detector_over_a_folder(tmp_path):
     perfect = lambda image: cards((80, 30, 120, 70, "T", 0.9))
     result = evaluate_images(perfect, load_yolo_folder(tmp_path))
     assert (result.map50, result.exact_match, result.images) == (1.0, 1.0, 1)
+
+
+def test_heldout_synthetic_set_is_generated_once_and_reused(tmp_path):
+    first = heldout_synthetic_set(tmp_path, seed=999_999, count=3, workers=1)
+    assert first.name.startswith("heldout-s999999-n3-")
+    items = load_yolo_folder(first)
+    assert len(items) == 3 and sum(len(item.class_id) for item in items) > 0
+    stamp = (first / "data.yaml").stat().st_mtime_ns
+    assert heldout_synthetic_set(tmp_path, seed=999_999, count=3, workers=1) == first
+    assert (first / "data.yaml").stat().st_mtime_ns == stamp          # cached, not rewritten
+
+
+def test_heldout_synthetic_set_is_deterministic(tmp_path):
+    a = heldout_synthetic_set(tmp_path / "a", count=2, workers=1)
+    b = heldout_synthetic_set(tmp_path / "b", count=2, workers=1)
+    for name in ("images/000000.jpg", "labels/000000.txt", "labels/000001.txt"):
+        assert (a / name).read_bytes() == (b / name).read_bytes()
