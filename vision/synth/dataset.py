@@ -73,7 +73,7 @@ def _write_chunk(out: Path, seed: int, chunk: int, start: int, stop: int, config
 
 
 def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
-                  config: SceneConfig = SceneConfig(), workers: int = 1,
+                  config: SceneConfig | None = None, workers: int = 1,
                   quality: int = 92) -> DatasetSummary:
     """Generate ``count`` scenes from ``seed`` and write them as a YOLO dataset under ``out``.
 
@@ -81,7 +81,7 @@ def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
         out: dataset directory (created; existing files of the same names are overwritten).
         seed: dataset seed; scene ``i`` uses ``(seed, i)``.
         count: number of images.
-        config: scene distribution.
+        config: scene distribution (default :class:`SceneConfig`).
         workers: processes to generate with (the result does not depend on it).
         quality: JPEG quality of the written images.
 
@@ -93,6 +93,7 @@ def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
     root = Path(out)
     (root / "images").mkdir(parents=True, exist_ok=True)
     (root / "labels").mkdir(parents=True, exist_ok=True)
+    config = config or SceneConfig()
     jobs = [(root, seed, c, c * CHUNK, min((c + 1) * CHUNK, count), config, quality)
             for c in range((count + CHUNK - 1) // CHUNK)]
     if workers == 1 or len(jobs) <= 1:

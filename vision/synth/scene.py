@@ -214,10 +214,10 @@ def paste_card(canvas: NDArray[np.uint8], card_bgra: NDArray[np.uint8], quad: Qu
         np.array([[0, 0], [card_bgra.shape[1], 0], [card_bgra.shape[1], card_bgra.shape[0]],
                   [0, card_bgra.shape[0]]], np.float32), quad.astype(np.float32)).astype(np.float64)
     area = abs(float(cv2.contourArea(quad.astype(np.float32))))
-    x0 = max(int(math.floor(quad[:, 0].min())), 0)
-    y0 = max(int(math.floor(quad[:, 1].min())), 0)
-    x1 = min(int(math.ceil(quad[:, 0].max())) + 1, cw)
-    y1 = min(int(math.ceil(quad[:, 1].max())) + 1, ch)
+    x0 = max(math.floor(quad[:, 0].min()), 0)
+    y0 = max(math.floor(quad[:, 1].min()), 0)
+    x1 = min(math.ceil(quad[:, 0].max()) + 1, cw)
+    y1 = min(math.ceil(quad[:, 1].max()) + 1, ch)
     if x0 >= x1 or y0 >= y1:
         return Layer((0, 0), np.zeros((0, 0), bool), class_id, area, homography, tuple(regions))
     # shrink the source first when the card lands small: a plain bilinear warp would alias
@@ -481,17 +481,18 @@ def _clutter(canvas: NDArray[np.uint8], rng: np.random.Generator, scale: float) 
                            -1, cv2.LINE_AA)
 
 
-def generate_scene(seed: int | np.random.Generator, config: SceneConfig = SceneConfig(),
+def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None = None,
                    styles: Sequence[DeckStyle] | None = None) -> Scene:
     """One training tile: a seat zone seen from above with the player at the bottom.
 
     Args:
         seed: an integer seed or a generator; the same seed gives the same scene.
-        config: the distribution to draw from.
+        config: the distribution to draw from (default :class:`SceneConfig`).
         styles: deck styles to draw cards from (one or two per scene); by default two random
             styles plus the named ones.
     """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    config = config or SceneConfig()
     if styles is None:
         styles = [*DECK_STYLES, random_deck_style(rng), random_deck_style(rng)]
     picked = [styles[int(rng.integers(0, len(styles)))]]

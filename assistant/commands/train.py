@@ -1,0 +1,125 @@
+"""``gouji synth`` and ``gouji train``: generated card data and the detector's training."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    synth = subparsers.add_parser(
+        "synth", help="write a synthetic card dataset (YOLO format)",
+        description="Generate table-scene tiles with exact visible-region card labels and write "
+                    "them as a YOLO dataset: DIR/images, DIR/labels, DIR/data.yaml. The same seed "
+                    "and count always give the same files.")
+    synth.add_argument("--seed", type=int, required=True, help="dataset seed")
+    synth.add_argument("--count", type=_non_negative_int, required=True, help="number of images")
+    synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="output directory")
+    synth.add_argument("--size", type=_positive_int, default=320, metavar="PX",
+                       help="tile size in pixels (default 320)")
+    synth.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                       help="generating processes (default 1; the output does not depend on it)")
+    synth.set_defaults(func=run_synth)
+
+    train = subparsers.add_parser(
+        "train", help="train the card detector (needs the [train] extra)",
+        description="Train the YOLO card detector on generated tiles (optionally with the real "
+                    "photos mixed in), from scratch, from the shipped weights or resuming a run; "
+                    "exports the best checkpoint to models/gouji-cards.onnx with a model card.")
+    data = train.add_argument_group("data")
+    data.add_argument("--data", type=Path, metavar="YAML",
+                      help="an Ultralytics data.yaml (default: generate the sets below)")
+    data.add_argument("--seed", type=int, default=1, help="training set seed (default 1)")
+    data.add_argument("--count", type=_positive_int, default=12000,
+                      help="training tiles (default 12000)")
+    data.add_argument("--val-seed", type=int, default=2, help="held-out set seed (default 2)")
+    data.add_argument("--val-count", type=_positive_int, default=400,
+                      help="held-out tiles (default 400)")
+    data.add_argument("--real", action="store_true",
+                      help="mix in the training split of ../shared/data/real-cards-edje")
+    data.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
+                      help="where generated sets live (default datasets/)")
+    model = train.add_argument_group("model")
+    model.add_argument("--model", choices=("yolo26", "yolov8", "yolo11"), default="yolo26",
+                       help="architecture family of a run from scratch (default yolo26)")
+    model.add_argument("--width", type=float, default=0.125, help="width multiple (default 0.125)")
+    model.add_argument("--depth", type=float, default=0.5, help="depth multiple (default 0.5)")
+    model.add_argument("--weights", type=Path, metavar="PT",
+                       help="fine-tune from this checkpoint, e.g. models/gouji-cards.pt")
+    model.add_argument("--resume", type=Path, metavar="LAST_PT",
+                       help="continue an interrupted run from its runs/NAME/weights/last.pt")
+    run = train.add_argument_group("run")
+    run.add_argument("--epochs", type=_positive_int, default=20, help="epochs (default 20)")
+    run.add_argument("--imgsz", type=_positive_int, default=320, help="tile size (default 320)")
+    run.add_argument("--batch", type=_positive_int, default=16, help="batch size (default 16)")
+    run.add_argument("--lr0", type=float, default=0.002, help="initial learning rate (default 0.002)")
+    run.add_argument("--device", default="cpu", help="cpu or a CUDA device id (default cpu)")
+    run.add_argument("--workers", type=int, default=2, help="data loader workers (default 2)")
+    run.add_argument("--name", default="cards", help="run name under runs/ (default cards)")
+    run.add_argument("--export-every", type=int, default=1, metavar="N",
+                     help="export the best checkpoint to models/ every N epochs (default 1)")
+    run.add_argument("--export-only", type=Path, metavar="PT",
+                     help="only export this checkpoint to models/ (with validation figures)")
+    train.set_defaults(func=run_train)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from vision.synth import SceneConfig, write_dataset
+
+    summary = write_dataset(args.out, seed=args.seed, count=args.count, workers=args.workers,
+                            config=SceneConfig(width=args.size, height=args.size))
+    print(f"wrote {summary.images} images, {summary.boxes} labelled cards to {summary.path}")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from vision import train as training
+
+    command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
+    real_val = None
+    if args.real or args.export_only:
+        real_val = training.prepare_real(args.datasets / "real-cards-edje")[1]
+    if args.export_only:
+        out = training.export(args.export_only, command=command, synth_val=_synth_val(args),
+                              real_val=real_val)
+        print(f"exported {args.export_only} to {out}")
+        return 0
+    data = args.data or training.prepare_data(
+        args.datasets, seed=args.seed, count=args.count, val_seed=args.val_seed,
+        val_count=args.val_count, real=args.real, workers=max(1, args.workers))
+    config = training.TrainConfig(
+        data=data, model=training.ModelSpec(args.model, args.width, args.depth),
+        weights=args.weights, resume=args.resume, epochs=args.epochs, imgsz=args.imgsz,
+        batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
+        export_every=args.export_every, real_val=real_val)
+    best = training.train(config, command=command)
+    print(f"best checkpoint: {best}")
+    return 0
+
+
+def _synth_val(args: argparse.Namespace) -> Path | None:
+    from vision.synth import write_dataset
+
+    path = args.datasets / f"synth-s{args.val_seed}-n{args.val_count}"
+    if not (path / "data.yaml").exists():
+        write_dataset(path, seed=args.val_seed, count=args.val_count)
+    return path / "data.yaml"

@@ -1,0 +1,430 @@
+"""Training the card detector with Ultralytics (the ``[train]`` extra, imported lazily).
+
+The detector is a width-reduced YOLO built from a model yaml (no pretrained weights exist for
+our classes, and nothing is downloaded), trained on generated seat-zone tiles at native scale,
+optionally with the real photos of ``../shared/data/real-cards-edje`` mixed in, and exported to
+ONNX for the run-time :class:`vision.detector.Detector`.
+
+Typical use (what ``gouji train`` does)::
+
+    data = prepare_data(Path("datasets"), seed=1, count=12000, val_seed=2, val_count=400, real=True)
+    best = train(TrainConfig(data=data, name="cards"))
+    export(best)                          # models/gouji-cards.onnx (+ .pt, model card)
+
+Resuming: ``train(TrainConfig(..., resume=Path("runs/cards/weights/last.pt")))`` continues an
+interrupted run with its optimizer state; ``TrainConfig(weights=DEFAULT_WEIGHTS)`` fine-tunes the
+shipped model on new data (a new schedule).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classes import CLASS_NAMES, class_id
+
+__all__ = [
+    "DEFAULT_ONNX",
+    "DEFAULT_WEIGHTS",
+    "REAL_CLASSES",
+    "REAL_DIR",
+    "ModelSpec",
+    "TrainConfig",
+    "export",
+    "measure_speed",
+    "model_yaml",
+    "prepare_data",
+    "prepare_real",
+    "real_split",
+    "train",
+    "validate",
+    "write_model_card",
+]
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_ONNX = REPO / "models" / "gouji-cards.onnx"
+"""Where the run-time detector looks for its model."""
+DEFAULT_WEIGHTS = REPO / "models" / "gouji-cards.pt"
+"""The shipped PyTorch checkpoint (weights only) that fine-tuning starts from."""
+REAL_DIR = REPO.parent / "shared" / "data" / "real-cards-edje"
+"""Real photos with YOLO labels (whole-card boxes, ranks 9 to A)."""
+REAL_CLASSES: dict[str, str] = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K",
+                                "ace": "A"}
+"""Class names of the real photos' ``classes.txt`` mapped to our card notation."""
+_REAL_VAL_EVERY = 3  # every third photo (sorted by name) is held out, never trained on
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """An Ultralytics detection architecture scaled down for two CPU cores."""
+
+    family: str = "yolo26"
+    """``"yolo26"`` (NMS-free end-to-end head), ``"yolov8"`` or ``"yolo11"``."""
+    width: float = 0.125
+    """Channel multiplier (the stock ``n`` scale is 0.25)."""
+    depth: float = 0.5
+    """Block-repeat multiplier."""
+
+
+_FAMILY_YAML = {"yolo26": "26/yolo26.yaml", "yolov8": "v8/yolov8.yaml", "yolo11": "11/yolo11.yaml"}
+
+
+def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
+    """Write the model yaml of ``spec`` with our 16 classes; returns its path."""
+    import yaml  # a dependency of Ultralytics
+    from ultralytics import __file__ as ultralytics_init
+
+    if spec.family not in _FAMILY_YAML:
+        raise ValueError(f"unknown model family {spec.family!r}; expected one of {tuple(_FAMILY_YAML)}")
+    source = Path(ultralytics_init).parent / "cfg" / "models" / _FAMILY_YAML[spec.family]
+    cfg = yaml.safe_load(source.read_text())
+    cfg.pop("scales", None)
+    cfg.update(nc=len(CLASS_NAMES), depth_multiple=spec.depth, width_multiple=spec.width,
+               max_channels=1024)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"gouji-{spec.family}-w{spec.width:g}-d{spec.depth:g}.yaml"
+    path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return path
+
+
+# ---------------------------------------------------------------- data
+
+
+def real_split(real_dir: Path = REAL_DIR) -> tuple[list[Path], list[Path]]:
+    """The fixed train / held-out split of the real photos (every third photo by name is held out)."""
+    images = sorted(p for p in (real_dir / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg",
+                                                                                        ".png"))
+    if not images:
+        raise FileNotFoundError(f"no images under {real_dir / 'images'}")
+    held_out = [p for k, p in enumerate(images) if k % _REAL_VAL_EVERY == 0]
+    trained = [p for k, p in enumerate(images) if k % _REAL_VAL_EVERY != 0]
+    return trained, held_out
+
+
+def _real_class_map(real_dir: Path) -> dict[int, int]:
+    names = (real_dir / "classes.txt").read_text().split()
+    return {k: class_id(REAL_CLASSES[name]) for k, name in enumerate(names)}
+
+
+def prepare_real(out: Path, real_dir: Path = REAL_DIR, repeat: int = 3) -> tuple[Path, Path]:
+    """Copy the real photos with labels remapped to our classes.
+
+    Args:
+        out: directory to write ``train/`` and ``val/`` (each ``images/`` + ``labels/``) into.
+        real_dir: the real dataset (``images/``, ``labels/``, ``classes.txt``).
+        repeat: copies of each training photo (they are few next to the synthetic tiles).
+
+    Returns:
+        ``(train_images_dir, data_yaml_of_the_held_out_split)``.
+    """
+    mapping = _real_class_map(real_dir)
+    trained, held_out = real_split(real_dir)
+    for split, files, copies in (("train", trained, repeat), ("val", held_out, 1)):
+        (out / split / "images").mkdir(parents=True, exist_ok=True)
+        (out / split / "labels").mkdir(parents=True, exist_ok=True)
+        for image in files:
+            source = real_dir / "labels" / f"{image.stem}.txt"
+            lines = []
+            for line in source.read_text().splitlines() if source.exists() else []:
+                parts = line.split()
+                if len(parts) == 5:
+                    lines.append(" ".join([str(mapping[int(parts[0])]), *parts[1:]]))
+            for k in range(copies):
+                name = f"{image.stem}-{k}" if copies > 1 else image.stem
+                shutil.copyfile(image, out / split / "images" / f"{name}{image.suffix.lower()}")
+                (out / split / "labels" / f"{name}.txt").write_text("".join(f"{x}\n" for x in lines))
+    val_yaml = _write_data_yaml(out / "val.yaml", [out / "val" / "images"], out / "val" / "images")
+    return out / "train" / "images", val_yaml
+
+
+def _write_data_yaml(path: Path, train_dirs: Sequence[Path], val_dir: Path) -> Path:
+    names = "\n".join(f"  {k}: '{name}'" for k, name in enumerate(CLASS_NAMES))
+    train = "\n".join(f"  - {p.resolve()}" for p in train_dirs)
+    path.write_text(f"train:\n{train}\nval: {val_dir.resolve()}\nnames:\n{names}\n")
+    return path
+
+
+def prepare_data(root: Path, *, seed: int, count: int, val_seed: int, val_count: int,
+                 real: bool = False, real_dir: Path = REAL_DIR, workers: int = 2) -> Path:
+    """Write (or reuse) the synthetic train and held-out sets and return a training ``data.yaml``.
+
+    A synthetic set already written with the same seed and count is reused as is.
+    """
+    from vision.synth.dataset import write_dataset
+
+    sets = []
+    for s, n in ((seed, count), (val_seed, val_count)):
+        path = root / f"synth-s{s}-n{n}"
+        if not (path / "data.yaml").exists() or len(list((path / "images").iterdir())) != n:
+            write_dataset(path, seed=s, count=n, workers=workers)
+        sets.append(path)
+    train_dirs = [sets[0] / "images"]
+    if real:
+        real_train, _ = prepare_real(root / "real-cards-edje", real_dir)
+        train_dirs.append(real_train)
+    name = f"train-s{seed}-n{count}{'-real' if real else ''}.yaml"
+    return _write_data_yaml(root / name, train_dirs, sets[1] / "images")
+
+
+# ---------------------------------------------------------------- training
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    """One training run."""
+
+    data: Path
+    """Ultralytics ``data.yaml`` (see :func:`prepare_data`)."""
+    model: ModelSpec = ModelSpec()
+    """Architecture of a run from scratch."""
+    weights: Path | None = None
+    """Checkpoint to fine-tune from (e.g. :data:`DEFAULT_WEIGHTS`) instead of starting from scratch."""
+    resume: Path | None = None
+    """``last.pt`` of an interrupted run to continue (all other fields then come from that run)."""
+    epochs: int = 20
+    """Epochs of the learning-rate schedule."""
+    imgsz: int = 320
+    """Training tile size (tiles are at native scale; the exported model runs at 640)."""
+    batch: int = 16
+    """Images per step."""
+    lr0: float = 0.002
+    """Initial AdamW learning rate."""
+    workers: int = 2
+    """Data loader processes (Ultralytics loads in the main process on a CPU)."""
+    threads: int = len(os.sched_getaffinity(0))
+    """Torch threads on a CPU (Ultralytics would leave one core idle)."""
+    device: str = "cpu"
+    """``"cpu"`` or a CUDA device such as ``"0"``."""
+    project: Path = REPO / "runs"
+    """Directory of runs."""
+    name: str = "cards"
+    """Run name (``project/name``)."""
+    seed: int = 0
+    """Training seed."""
+    export_every: int = 1
+    """Export the best checkpoint to ``models/`` every this many epochs (0: only at the end)."""
+    export_to: Path = DEFAULT_ONNX
+    """Where exports go."""
+    real_val: Path | None = None
+    """Data yaml of the held-out real photos, validated at each export (for the model card)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Further Ultralytics training arguments."""
+
+
+def _ultralytics() -> Any:
+    os.environ.setdefault("YOLO_OFFLINE", "1")  # never download weights or fonts
+    import ultralytics
+
+    return ultralytics
+
+
+def train(config: TrainConfig, *, command: str = "") -> Path:
+    """Train (or resume, or fine-tune) and return the best checkpoint's path.
+
+    Every ``config.export_every`` epochs the best checkpoint so far is exported to
+    ``config.export_to`` with its model card, so an interrupted run still leaves a usable model.
+    """
+    ultralytics = _ultralytics()
+    on_cpu = config.device == "cpu"
+    if config.resume is not None:
+        model = ultralytics.YOLO(str(config.resume))
+        _add_export_callback(model, config, command)
+        _add_threads_callback(model, config.threads)
+        model.train(resume=True)
+        return Path(model.trainer.best)
+    source = config.weights or model_yaml(config.model, config.project / "models")
+    model = ultralytics.YOLO(str(source))
+    _add_export_callback(model, config, command)
+    _add_threads_callback(model, config.threads)
+    args: dict[str, Any] = {
+        "data": str(config.data), "epochs": config.epochs, "imgsz": config.imgsz,
+        "batch": config.batch, "workers": config.workers, "device": config.device,
+        "project": str(config.project), "name": config.name, "exist_ok": True, "seed": config.seed,
+        "deterministic": False, "plots": False, "amp": not on_cpu, "optimizer": "AdamW",
+        "lr0": config.lr0, "lrf": 0.05, "warmup_epochs": 1.0, "cos_lr": False,
+        # the generator already varies pose, scale, light and occlusion; mirrored cards and
+        # mosaics of tiles would show what no camera sees
+        "mosaic": 0.0, "close_mosaic": 0, "fliplr": 0.0, "flipud": 0.0, "degrees": 0.0,
+        "translate": 0.1, "scale": 0.3, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.3, "erasing": 0.0,
+        "patience": 1000, "val": True, "cache": False,
+        "nbs": config.batch,  # one optimizer step per batch: few epochs fit in a CPU session
+    }
+    args.update(config.extra)
+    model.train(**args)
+    return Path(model.trainer.best)
+
+
+def _add_threads_callback(model: Any, threads: int) -> None:
+    import torch
+
+    def on_pretrain_routine_end(trainer: Any) -> None:
+        if trainer.device.type == "cpu":
+            torch.set_num_threads(threads)
+
+    model.add_callback("on_pretrain_routine_end", on_pretrain_routine_end)
+
+
+def _add_export_callback(model: Any, config: TrainConfig, command: str) -> None:
+    state = {"mtime": 0.0}
+
+    def on_fit_epoch_end(trainer: Any) -> None:
+        best = Path(trainer.best)
+        due = config.export_every and (trainer.epoch + 1) % config.export_every == 0
+        last_epoch = trainer.epoch + 1 >= trainer.epochs
+        if not best.exists() or not (due or last_epoch) or best.stat().st_mtime == state["mtime"]:
+            return
+        state["mtime"] = best.stat().st_mtime
+        try:
+            export(best, config.export_to, command=command, real_val=config.real_val,
+                   history=_history(Path(trainer.save_dir) / "results.csv"))
+        except Exception as exc:  # noqa: BLE001 -- an export failure must not end a long run
+            print(f"export of {best} failed: {exc}")
+
+    model.add_callback("on_fit_epoch_end", on_fit_epoch_end)
+
+
+def _history(results_csv: Path) -> list[dict[str, float]]:
+    if not results_csv.exists():
+        return []
+    lines = [line.split(",") for line in results_csv.read_text().splitlines()]
+    header = [h.strip() for h in lines[0]]
+    return [{h: float(v) for h, v in zip(header, row)} for row in lines[1:] if len(row) == len(header)]
+
+
+# ---------------------------------------------------------------- export and figures
+
+
+def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str, Any]:
+    """Ultralytics validation of a checkpoint: mAP50, mAP50-95 and per-class AP50-95."""
+    ultralytics = _ultralytics()
+    metrics = ultralytics.YOLO(str(weights)).val(data=str(data), imgsz=imgsz, batch=batch, device="cpu",
+                                                  plots=False, verbose=False, workers=0)
+    per_class = {CLASS_NAMES[int(c)]: round(float(ap), 4)
+                 for c, ap in zip(metrics.box.ap_class_index, metrics.box.maps[metrics.box.ap_class_index])}
+    return {"mAP50": round(float(metrics.box.map50), 4), "mAP50-95": round(float(metrics.box.map), 4),
+            "per_class_mAP50-95": per_class}
+
+
+def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50, size: int = 640) -> float:
+    """Median milliseconds of one ``size x size`` inference with ONNX Runtime on ``threads`` threads."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+    feed = {session.get_inputs()[0].name: np.random.default_rng(0).random((1, 3, size, size), np.float32)}
+    for _ in range(5):
+        session.run(None, feed)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        session.run(None, feed)
+        times.append((time.perf_counter() - start) * 1000)
+    return float(np.median(times))
+
+
+def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command: str = "",
+           history: list[dict[str, float]] | None = None,
+           synth_val: Path | None = None, real_val: Path | None = None) -> Path:
+    """Export a checkpoint to ONNX at ``out`` (+ a weights-only ``.pt`` beside it + model card).
+
+    The raw head is exported, output ``(1, 4 + nc, N)`` (run-time decode + NMS), also for YOLO26.
+
+    Args:
+        weights: Ultralytics checkpoint (``best.pt``).
+        out: ONNX path; the stripped checkpoint goes to ``out.with_suffix(".pt")``.
+        imgsz: square input size of the exported model.
+        command: the command that trained it (for the model card).
+        history: per-epoch training results (for the model card).
+        synth_val: data yaml of a held-out synthetic set to validate on (for the model card).
+        real_val: data yaml of the held-out real photos to validate on (for the model card).
+    """
+    ultralytics = _ultralytics()
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
+    # describe exactly the exported model
+    exported = Path(ultralytics.YOLO(str(weights)).export(
+        format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False, device="cpu",
+        verbose=False))
+    shutil.move(str(exported), out)
+    pt = out.with_suffix(".pt")
+    strip_optimizer(weights, s=str(pt))
+    figures: dict[str, Any] = {}
+    if history:
+        last = history[-1]
+        best = max(history, key=lambda row: 0.1 * row.get("metrics/mAP50(B)", 0)
+                   + 0.9 * row.get("metrics/mAP50-95(B)", 0))
+        figures["epochs_trained"] = int(last.get("epoch", len(history)))
+        figures["synthetic_val_mAP50"] = round(best.get("metrics/mAP50(B)", float("nan")), 4)
+        figures["synthetic_val_mAP50-95"] = round(best.get("metrics/mAP50-95(B)", float("nan")), 4)
+    if synth_val is not None:
+        figures["synthetic_heldout"] = validate(pt, synth_val, imgsz=320)
+    if real_val is not None:
+        figures["real_heldout"] = validate(pt, real_val, imgsz=imgsz)
+    figures["ms_per_640_frame_2_threads"] = round(measure_speed(out), 1)
+    figures["onnx_mb"] = round(out.stat().st_size / 1e6, 2)
+    figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
+    write_model_card(out.parent / "README.md", onnx=out, weights=Path(weights), imgsz=imgsz, command=command, figures=figures)
+    return out
+
+
+def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
+                     figures: dict[str, Any]) -> None:
+    """Write ``models/README.md``: what the model is, the data, the command, the figures, the date."""
+    head = (f"raw YOLOv8-style head: output `(1, {4 + len(CLASS_NAMES)}, N)` = `cx, cy, w, h` in "
+            "input pixels and per-class scores; decode and NMS (IoU 0.7) at run time")
+    args_file = weights.parent.parent / "args.yaml"
+    args = args_file.read_text() if args_file.exists() else ""
+    path.write_text(f"""# gouji card detector
+
+`{onnx.name}`: one detection per physical card, box = the card's visible region,
+class = rank ({", ".join(CLASS_NAMES)}). Input `(1, 3, {imgsz}, {imgsz})` float32 RGB in [0, 1],
+letterboxed (grey 114 padding); {head}.
+`{onnx.with_suffix(".pt").name}`: the same weights as an Ultralytics checkpoint (no optimizer
+state), the starting point for fine-tuning (`gouji train --weights models/{onnx.with_suffix(".pt").name}`).
+
+Exported {_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} from `{weights}`.
+
+## Data
+Synthetic seat-zone tiles (320 x 320) written by `gouji synth` / `vision.synth`: cards rendered
+from scratch in random deck styles (Hershey-font and drawn indices, Western and Chinese jokers,
+backs), fanned and overlapping plays of 1-12 cards with duplicates, piles, hands, clutter, on
+felt/wood/cloth/tile/carpet/plain tables, perspective, shadows, glare, blur, noise, JPEG. The
+held-out synthetic set comes from a different seed (different deck styles). Real photos
+(`../shared/data/real-cards-edje`, ranks 9-A) are split by `vision.train.real_split`: every
+third photo by name is held out and never trained on; the rest are mixed in when `--real` is given.
+
+## Command
+```
+{command or "(not recorded)"}
+```
+
+## Figures
+```json
+{json.dumps(figures, indent=2)}
+```
+`synthetic_val_*`: Ultralytics validation on the held-out synthetic tiles during training (at 320).
+`real_heldout`: Ultralytics validation on the held-out real photos at {imgsz} (only 9-A occur).
+Speed: ONNX Runtime, {imgsz} x {imgsz}, 2 threads, median of 50 (on the machine that trained it).
+
+Targets: held-out synthetic mAP50 >= 0.98 and mAP50-95 >= 0.85; real mAP50 >= 0.90;
+<= 25 ms per 640 x 640 frame on 2 CPU cores; <= 10 MB.
+
+## Training arguments
+```yaml
+{args.strip()}
+```
+""")
+
