@@ -354,3 +354,48 @@ def test_the_default_model_lives_in_models():
     assert DEFAULT_MODEL_PATH.parent.name == "models"
     assert DEFAULT_MODEL_PATH.name == "gouji-cards.onnx"
     assert isinstance(DEFAULT_MODEL_PATH, Path)
+
+
+# ---------------------------------------------------------------- the shipped model
+
+shipped = pytest.mark.skipif(not DEFAULT_MODEL_PATH.is_file(),
+                             reason="no shipped model at models/gouji-cards.onnx")
+
+# Seat-zone tiles with plays of 1-12 cards (fans, duplicates, overlaps) and nothing else on the
+# table; generate_scene(int) draws from a stream no training set uses.
+CLEAN_SCENE_SEEDS = range(424_242, 424_242 + 12)
+
+
+def clean_scenes():
+    from vision.synth import SceneConfig, generate_scene
+
+    config = SceneConfig(pile=0.0, hand=0.0, clutter=0.0, face_down=0.0)
+    return [generate_scene(seed, config) for seed in CLEAN_SCENE_SEEDS]
+
+
+def ranks(names) -> list[str]:
+    return sorted(names)
+
+
+@shipped
+def test_shipped_model_reads_the_ranks_and_counts_of_generated_plays():
+    detector = Detector()
+    wrong = []
+    for seed, scene in zip(CLEAN_SCENE_SEEDS, clean_scenes()):
+        truth = ranks(CLASS_NAMES[c] for c in scene.class_ids)
+        found = ranks(detector(scene.image).names())
+        if found != truth:
+            wrong.append((seed, truth, found))
+    assert not wrong
+
+
+@shipped
+def test_shipped_model_reads_sideways_plays_with_any_angle():
+    detector = Detector()
+    wrong = []
+    for seed, scene in zip(CLEAN_SCENE_SEEDS, clean_scenes()[:4]):
+        truth = ranks(CLASS_NAMES[c] for c in scene.class_ids)
+        found = ranks(detector.detect_any_angle(np.rot90(scene.image, 1).copy()).names())
+        if found != truth:
+            wrong.append((seed, truth, found))
+    assert not wrong
