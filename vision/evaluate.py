@@ -6,7 +6,8 @@ on hand-made boxes with known answers, independently of any model.
 * **AP** per class follows COCO: detections sorted by score are matched greedily to the unmatched
   truth box of highest IoU (at least the threshold); the precision envelope is sampled at 101
   recall points. ``mAP50`` is the mean over classes present in the truth at IoU 0.50,
-  ``mAP50-95`` the mean over IoU 0.50, 0.55 … 0.95.
+  ``mAP50-95`` the mean over IoU 0.50, 0.55 … 0.95. The figures equal pycocotools' ``COCOeval``
+  (bbox, all areas) on the same boxes; the tests pin that on random scenes.
 * **Exact match**: a play (one image) is right when the multiset of ranks found at the run-time
   confidence equals the truth's: every card, duplicates included, nothing extra.
 * **Rank accuracy**: a truth card is read right when the most confident detection covering it
