@@ -41,13 +41,9 @@ class MatchPrior:
         if self._live_round() is None:
             return None
         trial = copy.deepcopy(self.match)
-        errors_before = len(trial.to_json().get("errors", ()))
         try:
-            trial.apply({"type": "play", "seat": seat, "cards": cards, "source": "vision"},
-                        line=0)
+            result = trial.apply({"type": "play", "seat": seat, "cards": cards,
+                                  "source": "vision"}, line=0)
         except ValueError as exc:  # a malformed play (GoujiError)
             return f"rules: {exc}"
-        errors = trial.to_json().get("errors", ())
-        if len(errors) > errors_before:
-            return f"rules: {errors[-1].get('reason', 'illegal play')}"
-        return None
+        return None if result.applied else f"rules: {result.error.reason}"

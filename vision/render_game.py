@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detections import Detections
 from vision.synth import (
     DECK_STYLES,
     SUITS,
@@ -47,7 +48,7 @@ from vision.synth import (
     visible_cards,
 )
 
-__all__ = ["FRAME_SIZE", "RenderedGame", "render_game", "script_tokens"]
+__all__ = ["FRAME_SIZE", "RenderedGame", "render_game", "script_tokens", "truth_detections"]
 
 FRAME_SIZE = (1280, 720)
 """``(width, height)`` of the rendered video."""
@@ -370,6 +371,12 @@ def _table_json(camera: _Camera) -> dict[str, Any]:
             "homography": [[float(v) for v in row] for row in camera.to_table]}
 
 
+def _scripted_game(seed: int, ruleset: str, rounds: int) -> list[dict[str, Any]]:
+    from rules.selfplay import random_match
+
+    return list(random_match(seed, ruleset, rounds))
+
+
 def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str = "qingdao",
                 rounds: int = 1, events: Iterable[dict[str, Any]] | None = None,
                 boxes: bool = False, max_plays: int | None = None) -> RenderedGame:
@@ -386,13 +393,11 @@ def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str =
         boxes: also write ``boxes.jsonl`` with the exact visible card boxes.
         max_plays: film only the first this many plays (a short clip; the truth stops there).
     """
-    from rules.selfplay import random_match
-
     import rules
 
+    script = list(events) if events is not None else _scripted_game(seed, ruleset, rounds)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    script = list(events) if events is not None else random_match(seed, ruleset, rounds)
     rng = np.random.default_rng([seed, 7])
     director = _Director(rng, out, fps, boxes)
     (out / "table.json").write_text(json.dumps(_table_json(director.camera), indent=1) + "\n",
@@ -434,3 +439,21 @@ def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str =
     return RenderedGame(video=out / "game.mp4", table=out / "table.json",
                         truth=out / "truth.jsonl", frames=director.film.frames,
                         seconds=round(director.film.frames / fps, 2), plays=plays)
+
+
+def truth_detections(folder: str | Path) -> list[Detections]:
+    """The exact visible boxes of every frame of a game rendered with ``boxes=True``.
+
+    A perfect detector's answer per frame (confidence 1), for checking the tracker alone.
+    """
+    path = Path(folder) / "boxes.jsonl"
+    if not path.is_file():
+        raise FileNotFoundError(f"no {path}: render the game with boxes=True (--boxes)")
+    per_frame: list[Detections] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        rows = np.array(record["boxes"], np.float32).reshape(-1, 5)
+        found = Detections(xyxy=rows[:, :4].copy(), confidence=np.ones(len(rows), np.float32),
+                           class_id=rows[:, 4].astype(np.int_))
+        per_frame += [found] * int(record["count"])
+    return per_frame

@@ -1,0 +1,136 @@
+"""End-to-end benchmark of the video pipeline on rendered games it never saw.
+
+For each seed: film a scripted legal game (``vision.render_game``, cached under
+``cache/bench-games``), run :class:`assistant.pipeline.Pipeline` on the video as ``gouji process``
+does, and compare with the truth:
+
+- plays with the right seat and exactly the right cards, phantom and missed plays, plays held
+  for review (:func:`tracker.score.score_plays`);
+- the rules engine fed by the recognised events against the truth: finishing order, counts,
+  tribute table;
+- speed: frames per second end to end (decoding the 1280×720 video included), and latency:
+  the wall time from the arrival of the frame that completes a play's stability window to its
+  event (``PipelineStats.latencies``), plus how late in video time each play was committed after
+  its cards came to rest (window included).
+
+Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [--max-plays N]
+
+``--oracle`` replaces the detector by the renderer's exact boxes: it measures the tracker and
+the pipeline alone. With the ONNX model it measures everything, detector included.
+Set the CPU count with ``taskset -c 0,1`` to reproduce the two-core figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import rules
+from assistant.pipeline import Pipeline
+from tracker.score import score_plays
+from tracker.table import TableLayout
+from vision.capture import frames
+from vision.render_game import render_game, truth_detections
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Oracle:
+    """A perfect detector: the rendered truth boxes of the frame being processed (whole frame)."""
+
+    def __init__(self, per_frame: list[Any]) -> None:
+        self.per_frame, self.index = per_frame, 0
+
+    def __call__(self, image: Any) -> Any:
+        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
+
+    def follow(self, source: Any) -> Any:
+        for frame in source:
+            self.index = frame.index
+            yield frame
+
+
+def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
+    state = rules.replay([{k: v for k, v in e.items() if k not in ("review", "reason")}
+                          for e in events], ruleset=ruleset).to_json()
+    return {key: state.get(key) for key in ("finish_order", "counts", "tribute")}
+
+
+def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
+    folder = Path(args.cache) / (f"seed-{seed}" if args.max_plays is None
+                                 else f"seed-{seed}-{args.max_plays}")
+    if not (folder / "truth.jsonl").is_file() or (args.oracle and not (folder / "boxes.jsonl")
+                                                  .is_file()):
+        started = time.perf_counter()
+        game = render_game(seed, folder, ruleset=args.ruleset, boxes=True,
+                           max_plays=args.max_plays)
+        print(f"seed {seed}: rendered {game.plays} plays, {game.seconds:.0f} s of video in "
+              f"{time.perf_counter() - started:.0f} s")
+    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
+    table = TableLayout.load(folder / "table.json")
+    source: Any = frames(folder / "game.mp4")
+    if args.oracle:
+        oracle = Oracle(truth_detections(folder))
+        detector, source, per_zone = oracle, oracle.follow(source), False
+    else:
+        from vision.detector import Detector
+        detector, per_zone = Detector(args.model, threads=args.threads), True
+    match = rules.Match(ruleset=args.ruleset)
+    events: list[dict[str, Any]] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        events.append(event)
+        match.apply({k: v for k, v in event.items() if k not in ("review", "reason")},
+                    line=len(events))
+
+    stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
+                     window=args.window, per_zone=per_zone).run(on_event)
+    score = score_plays(truth, events)
+    same_game = game_state(truth, args.ruleset) == game_state(events, args.ruleset)
+    true_still = [e["t"] for e in truth if e["type"] == "play"]
+    seen_at = [e["t"] for e in events if e["type"] == "play"]
+    lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
+    return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102])
+    parser.add_argument("--cache", default=str(ROOT / "cache" / "bench-games"))
+    parser.add_argument("--oracle", action="store_true", help="exact boxes instead of the model")
+    parser.add_argument("--model", default=None, help="ONNX model (default: the shipped one)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--ruleset", default="qingdao")
+    parser.add_argument("--window", type=float, default=0.5)
+    parser.add_argument("--max-plays", type=int, default=None, help="short clips of N plays")
+    args = parser.parse_args()
+    results = [bench_one(seed, args) for seed in args.seeds]
+    exact = sum(r["score"].exact for r in results)
+    total = sum(r["score"].truth for r in results)
+    for r in results:
+        s = r["stats"]
+        lat = sorted(s.latencies)
+        print(f"seed {r['seed']}: {r['score'].summary()}; same finish/counts/tribute: "
+              f"{r['same_game']}; {s.frames} frames at {s.fps:.1f} frames/s, "
+              f"{s.detector_calls} detector runs; event latency median "
+              f"{1000 * statistics.median(lat) if lat else 0:.1f} ms, max "
+              f"{1000 * max(lat) if lat else 0:.1f} ms"
+              + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
+                 f"came to rest" if r["lag"] else ""))
+    frames_total = sum(r["stats"].frames for r in results)
+    seconds_total = sum(r["stats"].seconds for r in results)
+    print(f"ALL: {exact}/{total} plays exact ({100 * exact / max(total, 1):.2f} %), "
+          f"phantom {sum(r['score'].phantom for r in results)}, "
+          f"held {sum(r['score'].held for r in results)}, "
+          f"same game {sum(r['same_game'] for r in results)}/{len(results)}, "
+          f"{frames_total / seconds_total:.1f} frames/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
