@@ -55,28 +55,65 @@ from rules.errors import (
     MalformedEventError,
     UnknownRulesetError,
 )
+from rules.events import Declaration, Event, EventType, RevolutionChoice, parse_event
+from rules.match import ApplyResult, EventError, Match
 from rules.plays import Classification, Play, beats, classify, is_gouji, opens
+from rules.record import dumps, loads, replay, undo
+from rules.round import (
+    PLACE_NAMES,
+    Answer,
+    BurnState,
+    Round,
+    RoundResult,
+    Termination,
+    duitou,
+    federation,
+)
 from rules.ruleset import PRESETS, Ruleset, load_ruleset
+from rules.tribute import TributeKind, TributeRow, tribute_rows
 
 __all__ = [
     "JOKERS",
     "NATURAL_RANKS",
+    "PLACE_NAMES",
     "PRESETS",
+    "Answer",
+    "ApplyResult",
+    "BurnState",
     "Classification",
+    "Declaration",
+    "Event",
+    "EventError",
+    "EventType",
     "GoujiError",
     "IllegalEventError",
     "IllegalPlayError",
     "InvalidCardsError",
     "MalformedEventError",
+    "Match",
     "Play",
     "Rank",
+    "RevolutionChoice",
+    "Round",
+    "RoundResult",
     "Ruleset",
+    "Termination",
+    "TributeKind",
+    "TributeRow",
     "UnknownRulesetError",
     "beats",
     "classify",
+    "duitou",
+    "dumps",
+    "federation",
     "format_cards",
     "is_gouji",
     "load_ruleset",
+    "loads",
     "opens",
     "parse_cards",
+    "parse_event",
+    "replay",
+    "tribute_rows",
+    "undo",
 ]

@@ -56,5 +56,5 @@ def _replay(args: argparse.Namespace) -> int:
 
     text = args.record.read_text(encoding="utf-8")
     match = rules.replay(text, ruleset=args.ruleset)
-    print(json.dumps(match.to_json(), ensure_ascii=False, indent=1))
+    print(json.dumps(match.to_json(), ensure_ascii=False, indent=2))
     return 0
