@@ -15,9 +15,9 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from rules.selfplay import random_match
 
 import rules
-from rules.selfplay import random_match
 from assistant import pages, store
 from assistant.api import events, speech, state, stream, table
 from assistant.feed import Feeder, pipeline_feeder, script_feeder
@@ -71,7 +71,8 @@ def create_app(settings: Settings) -> FastAPI:
     names = [seat.name or "" for seat in layout.seats] if layout else None
     game = None if settings.new_game else store.latest_game(conn)
     if game is None:
-        game = store.create_game(conn, ruleset=rules.load_ruleset(settings.ruleset).name)
+        rules.load_ruleset(settings.ruleset)  # an unknown ruleset fails before anything is stored
+        game = store.create_game(conn, ruleset=settings.ruleset)
     speaker = Speaker(settings.speech_cache)
     live = LiveGame(conn, game, names=names, speech=settings.speech and speaker.available,
                     on_announce=speaker.prepare)

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from assistant.store import StoredEvent
 
-__all__ = ["CONTROL_TYPES", "Resolution", "Status", "resolve", "last_undoable"]
+__all__ = ["CONTROL_TYPES", "Resolution", "Status", "last_undoable", "resolve"]
 
 CONTROL_TYPES = frozenset({"undo", "accept"})
 """Event types that act on other events instead of on the game."""

@@ -15,7 +15,12 @@ from assistant.speech import Speaker
 from assistant.video import FrameHub
 
 __all__ = [
-    "FramesDep", "LiveDep", "SettingsDep", "SpeakerDep", "StoreDep", "TOKEN_HEADER",
+    "TOKEN_HEADER",
+    "FramesDep",
+    "LiveDep",
+    "SettingsDep",
+    "SpeakerDep",
+    "StoreDep",
     "require_operator",
 ]
 

@@ -69,6 +69,21 @@ def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: flo
     return Feeder("script", run)
 
 
+class _MatchView:
+    """What the pipeline reads of the match (its rules prior): the live state.
+
+    The live game rebuilds its match after a correction, so the pipeline must not hold on to
+    one match object; the published state is replaced whole on each change, so reading it from
+    the pipeline thread needs no lock.
+    """
+
+    def __init__(self, live: LiveGame) -> None:
+        self._live = live
+
+    def to_json(self) -> dict[str, Any]:
+        return self._live.state
+
+
 def pipeline_feeder(live: LiveGame, frames: FrameHub, *, source: str, table: Any,
                     zones: Callable[[], list[Any]], frame_rate: float) -> Feeder:
     """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
@@ -95,7 +110,8 @@ def pipeline_feeder(live: LiveGame, frames: FrameHub, *, source: str, table: Any
             frames.publish(jpeg.tobytes(), (width, height))
 
     def run(stop: threading.Event) -> None:
-        Pipeline(source, table).run(lambda event: submit_checked(live, event),
-                                    on_frame=on_frame, stop=stop)
+        camera: int | str = int(source) if source.isdigit() else source
+        Pipeline(camera, table, match=_MatchView(live)).run(
+            lambda event: submit_checked(live, event), on_frame=on_frame, stop=stop)
 
     return Feeder("pipeline", run)

@@ -118,8 +118,8 @@ class LiveGame:
     def _public_state(self) -> dict[str, Any]:
         state = self._match.to_json()
         state["errors"] = [*state.get("errors", []), *self._engine_errors]
-        for seat in state.get("seats", []):
-            seat["name"] = self.names[seat["seat"]]
+        state["seats"] = [{**seat, "name": self.names[seat["seat"]]}
+                          for seat in state.get("seats", [])]
         reasons = {int(e["line"]): e["reason"] for e in state["errors"]}
         status = self._resolution.status
         held = set(self._resolution.held)

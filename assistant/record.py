@@ -79,8 +79,8 @@ def text(conn: sqlite3.Connection, *, game_id: int) -> str:
                 lines += _round_summary(history[round_number], names)
             round_number += 1
             first = f" · 先出 first {seat_label(event['first'])}" if "first" in event else ""
-            lines += ["", f"== 第 {round_number} 局 · round {round_number} "
-                          f"({event.get('ruleset', game.ruleset)}){first} =="]
+            lines += ["", (f"== 第 {round_number} 局 · round {round_number} "
+                          f"({event.get('ruleset', game.ruleset)}){first} ==")]
             continue
         lines.append(f"  {line_number:4d}  {_describe(event)}")
     if round_number in history:

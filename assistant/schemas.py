@@ -13,7 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 import rules
 
 __all__ = [
-    "EventIn", "EventOut", "NamesIn", "RulesetIn", "SpeechIn", "TableIn", "GameOut", "ErrorOut",
+    "ErrorOut",
+    "EventIn",
+    "EventOut",
+    "GameOut",
+    "NamesIn",
+    "RulesetIn",
+    "SpeechIn",
+    "TableIn",
 ]
 
 Seat = Annotated[int, Field(ge=0, le=5, description="Seat 0–5 in play order")]
@@ -35,6 +42,11 @@ class EventIn(BaseModel):
     level: Literal["ming", "yu"] | None = None
     ruleset: str | None = Field(default=None, max_length=40)
     first: Seat | None = None
+    counts: list[Annotated[int, Field(ge=0, le=216)]] | None = Field(
+        default=None, min_length=6, max_length=6,
+        description="round: cards per seat after the deal and tribute, when the referee gives them")
+    choice: Literal["yaotou", "wutou"] | None = Field(
+        default=None, description="revolution: the 对头's choice, 要头 or 无头")
     t: float | None = Field(default=None, ge=0)
     source: Literal["vision", "operator", "inferred"] = "operator"
     conf: float | None = Field(default=None, ge=0, le=1)
@@ -51,7 +63,9 @@ class EventIn(BaseModel):
     @field_validator("ruleset")
     @classmethod
     def _ruleset(cls, value: str | None) -> str | None:
-        return None if value is None else rules.load_ruleset(value).name
+        if value is not None:
+            rules.load_ruleset(value)  # unknown names and options fail here, with the name
+        return value
 
     @model_validator(mode="after")
     def _fields_per_type(self) -> EventIn:
@@ -63,9 +77,9 @@ class EventIn(BaseModel):
         if missing:
             raise ValueError(f"a {self.type!r} event needs {', '.join(missing)}")
         allowed = {"play": {"seat", "cards"}, "pass": {"seat"}, "yield": {"seat"},
-                   "declare": {"seat", "level"}, "revolution": {"seat"},
-                   "round": {"ruleset", "first"}}.get(self.type, set())
-        extra = [name for name in ("seat", "cards", "level", "ruleset", "first")
+                   "declare": {"seat", "level"}, "revolution": {"seat", "choice"},
+                   "round": {"ruleset", "first", "counts"}}.get(self.type, set())
+        extra = [name for name in ("seat", "cards", "level", "ruleset", "first", "counts", "choice")
                  if getattr(self, name) is not None and name not in allowed]
         if extra:
             raise ValueError(f"a {self.type!r} event takes no {', '.join(extra)}")
@@ -106,7 +120,8 @@ class RulesetIn(BaseModel):
     @field_validator("ruleset")
     @classmethod
     def _known(cls, value: str) -> str:
-        return rules.load_ruleset(value).name
+        rules.load_ruleset(value)
+        return value
 
 
 class SpeechIn(BaseModel):

@@ -13,7 +13,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-__all__ = ["Speaker", "MAX_TEXT"]
+__all__ = ["MAX_TEXT", "Speaker"]
 
 MAX_TEXT = 120
 """Longest text accepted for speech, in characters."""

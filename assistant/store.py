@@ -24,8 +24,17 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "Game", "StoredEvent", "open_store", "create_game", "get_game", "latest_game", "list_games",
-    "append_event", "load_events", "set_setting", "load_settings",
+    "Game",
+    "StoredEvent",
+    "append_event",
+    "create_game",
+    "get_game",
+    "latest_game",
+    "list_games",
+    "load_events",
+    "load_settings",
+    "open_store",
+    "set_setting",
 ]
 
 _SCHEMA = """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
@@ -18,13 +19,26 @@ async def stream(websocket: WebSocket, live: LiveDep) -> None:
     """Read-only: a snapshot first, then every change with its number."""
     await websocket.accept()
     subscription = live.subscribe(asyncio.get_running_loop())
+    client_gone = asyncio.Event()
+
+    async def watch_client() -> None:
+        # Pages never send; reading is how a closed page is noticed while no change comes.
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+        client_gone.set()
+        subscription.queue.put_nowait(None)
+
+    watcher = asyncio.create_task(watch_client())
     try:
         while (message := await subscription.queue.get()) is not None:
             await websocket.send_json(message)
-        await websocket.close(code=1012)  # server restarting: the page reconnects
+        if not client_gone.is_set():
+            await websocket.close(code=1012)  # server going away: the page reconnects
     except (WebSocketDisconnect, RuntimeError):
-        pass  # the page went away
+        pass  # the page went away mid-send
     finally:
+        watcher.cancel()
         live.unsubscribe(subscription)
 
 

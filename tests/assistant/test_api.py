@@ -1,0 +1,180 @@
+"""The HTTP API against a tmp_path SQLite store: events, corrections, exports, safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from assistant_helpers import first_round, make_settings, post
+from fastapi.testclient import TestClient
+
+import rules
+from assistant.app import create_app
+
+REQUIRED = ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute", "errors")
+
+
+def test_a_whole_round_matches_gouji_replay_of_the_export(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    client.put("/api/names", json={"names": ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]})
+    for event in first_round(game_events):
+        assert post(client, event)["error"] is None
+    state = client.get("/api/state").json()
+    assert set(REQUIRED) <= state.keys()
+    assert state["round_over"] and len(state["finish_order"]) == 6
+    assert [seat["name"] for seat in state["seats"]][:2] == ["张伟", "王芳"]
+    exported = client.get(f"/api/games/{state['game']['id']}/events.jsonl").text
+    replayed = rules.replay(exported).to_json()
+    for seat in state["seats"]:
+        del seat["name"]
+    assert {k: state[k] for k in replayed if k != "errors"} == {
+        k: v for k, v in replayed.items() if k != "errors"}
+    assert state["errors"] == replayed["errors"] == []
+    record = client.get(f"/api/games/{state['game']['id']}/record.txt").text
+    assert "头科" in record and "大落" in record and "进贡" in record
+    for row in state["history"][0]["tribute"]:
+        assert f"{row['from'] + 1}号" in record and f"{row['to'] + 1}号" in record
+
+
+@pytest.mark.parametrize(("event", "status", "message"), [
+    # the bad card token is named
+    ({"type": "play", "seat": 1, "cards": "55X"}, 422, "invalid card token 'X'"),
+    ({"type": "play", "seat": 6, "cards": "55"}, 422, "less than or equal to 5"),
+    ({"type": "play", "seat": 1}, 422, "needs cards"),
+    ({"type": "pass", "seat": 1, "cards": "5"}, 422, "takes no cards"),
+    ({"type": "jump", "seat": 1}, 422, "type"),
+    ({"type": "round", "ruleset": "poker"}, 422, "poker"),
+    ({"type": "pass", "seat": 1, "fixes": 99}, 404, "event 99 does not exist"),
+    ({"type": "accept", "fixes": 1}, 422, "not held for review"),
+    ({"type": "play", "seat": 1, "cards": "5", "secret": 1}, 422, "secret"),
+])
+def test_bad_events_are_refused_with_the_reason(
+        client: TestClient, event: dict[str, Any], status: int, message: str) -> None:
+    post(client, {"type": "round", "first": 0})
+    response = client.post("/api/events", json=event)
+    assert response.status_code == status
+    assert message in json.dumps(response.json(), ensure_ascii=False)
+    assert len(client.get("/api/events").json()) == 1  # nothing stored
+
+
+def test_undo_with_nothing_to_undo_is_404(client: TestClient) -> None:
+    assert client.post("/api/events", json={"type": "undo"}).status_code == 404
+
+
+def test_an_illegal_play_is_kept_reported_and_corrected(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    opening, lead = game_events[0], game_events[1]
+    post(client, opening)
+    wrong = post(client, {"type": "play", "seat": lead["seat"], "cards": "3 4"})
+    assert wrong["error"]  # mixed natural ranks are not one play
+    assert client.get("/api/state").json()["errors"][0]["line"] == wrong["seq"]
+    fixed = post(client, {**lead, "fixes": wrong["seq"]})
+    assert fixed["error"] is None
+    state = client.get("/api/state").json()
+    assert state["errors"] == []
+    assert state["counts"] == rules.replay(game_events[:2]).to_json()["counts"]
+    raw = client.get(f"/api/games/{state['game']['id']}/events.jsonl?raw=true").text
+    assert [json.loads(line).get("fixes") for line in raw.splitlines()] == [None, None, 2]
+
+
+def test_correction_then_undo_restores_the_original(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    for event in game_events[:3]:
+        post(client, event)
+    second = game_events[2]
+    before = client.get("/api/state").json()["counts"]
+    moved = post(client, {**second, "seat": (second["seat"] + 1) % 6, "fixes": 3})
+    after = client.get("/api/state").json()
+    assert after["counts"] != before or after["errors"]
+    undo = post(client, {"type": "undo"})
+    assert undo["event"]["fixes"] == moved["seq"]
+    assert client.get("/api/state").json()["counts"] == before
+    statuses = {r["seq"]: r["status"] for r in client.get("/api/events").json()}
+    assert statuses == {1: "effective", 2: "effective", 3: "effective", 4: "withdrawn",
+                        5: "control"}
+
+
+def test_a_held_play_waits_for_the_operator(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    post(client, game_events[0])
+    held = post(client, {**game_events[1], "source": "vision", "conf": 0.41, "review": True})
+    state = client.get("/api/state").json()
+    assert held["status"] == "held" and [r["seq"] for r in state["held"]] == [held["seq"]]
+    assert state["counts"] == rules.replay(game_events[:1]).to_json()["counts"]
+    post(client, {"type": "accept", "fixes": held["seq"]})
+    state = client.get("/api/state").json()
+    assert state["held"] == []
+    assert state["counts"] == rules.replay(game_events[:2]).to_json()["counts"]
+
+
+def test_the_stream_sends_a_snapshot_then_numbered_changes(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    post(client, game_events[0])
+    with client.websocket_connect("/api/stream") as socket:
+        snapshot = socket.receive_json()
+        assert snapshot["kind"] == "snapshot" and snapshot["state"]["round"] == 1
+        post(client, game_events[1])
+        change = socket.receive_json()
+        assert change["kind"] == "change" and change["version"] == snapshot["version"] + 1
+        assert "counts" in change["changes"] and "game" not in change["changes"]
+
+
+def test_actions_need_the_token_when_one_is_set(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, token="s3cret"))
+    with TestClient(app) as client:
+        event = {"type": "round", "first": 0}
+        assert client.post("/api/events", json=event).status_code == 401
+        assert client.put("/api/names", json={"names": ["a"] * 6}).status_code == 401
+        assert client.post("/api/events", json=event,
+                           headers={"X-Gouji-Token": "wrong"}).status_code == 401
+        assert client.post("/api/events", json=event,
+                           headers={"X-Gouji-Token": "s3cret"}).status_code == 201
+        assert client.post("/api/events", json={"type": "collect"},
+                           headers={"Authorization": "Bearer s3cret"}).status_code == 201
+        for page in ("/", "/overlay", "/tribute", "/api/state", "/api/info"):
+            assert client.get(page).status_code == 200  # read-only views need no token
+        assert client.get("/api/info").json()["token_required"] is True
+
+
+def test_a_restart_resumes_the_same_game(
+        tmp_path: Path, game_events: list[dict[str, Any]]) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        for event in game_events[:12]:
+            post(client, event)
+        post(client, {"type": "undo"})
+        before = client.get("/api/state").json()
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        assert client.get("/api/state").json() == before
+        post(client, game_events[11])
+        assert client.get("/api/state").json()["counts"] == rules.replay(
+            game_events[:12]).to_json()["counts"]
+
+
+def test_settings_names_ruleset_new_game(client: TestClient) -> None:
+    bad = client.put("/api/names", json={"names": ["a"] * 5})
+    assert bad.status_code == 422
+    assert client.put("/api/ruleset", json={"ruleset": "poker"}).status_code == 422
+    assert client.put("/api/ruleset", json={"ruleset": "biesan"}).json() == {"ruleset": "biesan"}
+    post(client, {"type": "round"})
+    game = client.post("/api/games").json()
+    state = client.get("/api/state").json()
+    assert state["game"]["id"] == game["id"] and game["ruleset"] == "biesan"
+    assert state["stored"] == 0
+    assert [g["events"] for g in client.get("/api/games").json()] == [0, 1]
+    assert set(client.get("/api/rulesets").json()) >= {"qingdao", "biesan", "irvine"}
+
+
+def test_speech_is_switchable_and_served_as_wav(client: TestClient) -> None:
+    assert client.get("/api/state").json()["speech"] is False
+    assert client.put("/api/speech", json={"enabled": True}).json() == {"enabled": True}
+    response = client.get("/api/speech.wav", params={"text": "3号 报户 8 张"})
+    assert response.status_code == 200 and response.headers["content-type"] == "audio/wav"
+    assert client.get("/api/speech.wav", params={"text": "x" * 500}).status_code == 422
+
+
+def test_no_video_source_means_no_stream(client: TestClient) -> None:
+    assert client.get("/api/info").json()["video"] is False
+    assert client.get("/api/video.mjpg").status_code == 404
+    assert client.get("/api/table").status_code == 404

@@ -1,0 +1,172 @@
+"""The real pages in headless Chromium against a real server, driven as at a real table.
+
+Set ``GOUJI_SCREENSHOTS=1`` to also write the README's screenshots into ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from assistant_helpers import LiveServer, first_round, make_settings
+
+import rules
+from assistant.app import create_app
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    app = create_app(make_settings(tmp_path_factory.mktemp("server")))
+    with LiveServer(app) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+def shoot(page: Any, name: str, **options: Any) -> None:
+    if os.environ.get("GOUJI_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / name), **options)
+
+
+def seat_count(page: Any, seat: int) -> Any:
+    return page.locator(f'.seat[data-seat="{seat}"] [data-count]')
+
+
+def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
+                                          game_events: list[dict[str, Any]]) -> None:
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    expect(page.locator("#turn-text")).to_have_text("等待开局")
+    http = httpx.Client(base_url=server.url)
+    assert http.put("/api/names", json={"names": NAMES}).status_code == 200
+    expect(page.locator('.seat[data-seat="0"] .name')).to_have_text(NAMES[0])
+
+    played: list[dict[str, Any]] = []
+    checked = {"gouji": False, "report": False, "correction": False}
+    for event in first_round(game_events):
+        if event["type"] == "play" and len(played) >= 3 and not checked["correction"]:
+            correct_and_undo_in_the_page(page, http, event, played)
+            checked["correction"] = True
+        assert http.post("/api/events", json=event).status_code == 201
+        played.append(event)
+        state = http.get("/api/state").json()
+        if state["trick"]["answer"] == "duitou" and not checked["gouji"]:
+            last = state["trick"]["last_seat"]
+            expect(page.locator("#turn-text")).to_have_text(state["turn_text"])
+            assert state["turn_text"].startswith(f"{last + 1}号 够级，请")
+            checked["gouji"] = True
+        if state["reported"] and not checked["report"]:
+            seat, count = next(iter(state["reported"].items()))
+            expect(page.locator(f'.seat[data-seat="{seat}"] .badge-report')).to_have_text(
+                f"报户 {count}")
+            expect(page.locator(".badge-report")).to_have_count(len(state["reported"]))
+            shoot(page, "dashboard.png")
+            checked["report"] = True
+    assert all(checked.values()), checked
+
+    state = http.get("/api/state").json()
+    assert state["round_over"] and state["errors"] == []
+    expect(page.locator("#turn-text")).to_have_text(state["turn_text"])
+    assert state["turn_text"].startswith("本局结束")
+    for seat, place in state["places"].items():
+        if place:
+            expect(page.locator(f'.seat[data-seat="{seat}"] .badge-place')).to_be_visible()
+
+    page.goto(server.url + "/tribute")
+    rows = page.locator('.round[data-round="1"] tr[data-kind]')
+    tribute = state["history"][0]["tribute"]
+    expect(rows).to_have_count(len(tribute))
+    kinds = {"men": "闷贡", "shao": "烧贡", "dian": "点贡", "luo": "落贡", "chuan": "串贡"}
+    for index, row in enumerate(tribute):
+        text = rows.nth(index).inner_text()
+        assert kinds[row["kind"]] in text and "tribute" in text
+        assert f"{row['from'] + 1}号 {NAMES[row['from']]}" in text
+        assert ("还贡 returned" if row["returned"] else "不还 not returned") in text
+    expect(page.locator("#total-a")).to_have_text(str(state["scores"]["0"]))
+    shoot(page, "tribute.png", full_page=True)
+    page.emulate_media(media="print")
+    assert page.locator("header.bar nav").is_hidden()  # print CSS drops the buttons
+    assert errors == []
+    page.close()
+
+
+def correct_and_undo_in_the_page(page: Any, http: httpx.Client, event: dict[str, Any],
+                                 played: list[dict[str, Any]]) -> None:
+    """Vision got a play wrong: the operator fixes it in the page, then takes both back (Z)."""
+    seat = event["seat"]
+    cards = rules.parse_cards(event["cards"])
+    wrong_cards = rules.format_cards(cards[1:] or cards * 2)
+    wrong = http.post("/api/events", json={**event, "cards": wrong_cards, "source": "vision"}).json()
+    page.locator(f'#log li[data-seq="{wrong["seq"]}"] button[data-fix]').click()
+    expect(page.locator("#correct-dialog")).to_be_visible()
+    page.fill("#correct-cards", event["cards"])
+    page.click("#correct-submit")
+    expect(page.locator(f'#log li[data-seq="{wrong["seq"]}"]')).to_have_class("replaced")
+    right = rules.replay([*played, event]).to_json()["counts"][str(seat)]
+    expect(seat_count(page, seat)).to_have_text(f"{right}张")
+    before = rules.replay(played).to_json()["counts"][str(seat)]
+    page.keyboard.press("z")  # undo the correction ...
+    expect(page.locator(f'#log li[data-seq="{wrong["seq"] + 1}"]')).to_have_class("withdrawn")
+    page.keyboard.press("z")  # ... and the wrong play
+    expect(page.locator(f'#log li[data-seq="{wrong["seq"]}"]')).to_have_class("withdrawn")
+    expect(seat_count(page, seat)).to_have_text(f"{before}张")
+
+
+def test_the_overlay_is_transparent_and_reconnects(server: LiveServer, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(server.url + "/overlay?layout=bar")
+    http = httpx.Client(base_url=server.url)
+    state = http.get("/api/state").json()
+    chips = page.locator(".chip")
+    expect(chips).to_have_count(6)
+    for name in ("document.documentElement", "document.body"):
+        assert page.evaluate(f"getComputedStyle({name}).backgroundColor") == "rgba(0, 0, 0, 0)"
+    assert page.locator("#stage").bounding_box() == {"x": 0, "y": 0, "width": 1920, "height": 1080}
+    first = state["seats"][0]
+    expect(chips.nth(0).locator(".count")).to_have_text(f"{first['count']}张")
+    # only public information: no operator controls, no event log, no held plays
+    assert page.locator("button, #log, #held").count() == 0
+
+    page.reload()  # OBS reloading the source: rebuilt from a snapshot
+    expect(chips).to_have_count(6)
+    expect(page.locator("#turn")).to_have_text(state["turn_text"])
+
+    page.evaluate("window.goujiSocket.close()")  # the connection drops ...
+    http.put("/api/names", json={"names": ["东", "南", "西", "北", "中", "发"]})
+    expect(chips.nth(3).locator(".name")).to_have_text("北")  # ... and comes back by itself
+    expect(page.locator("#offline")).to_be_hidden()
+
+    if os.environ.get("GOUJI_SCREENSHOTS"):
+        http.put("/api/names", json={"names": NAMES})
+        expect(chips.nth(3).locator(".name")).to_have_text(NAMES[3])
+        page.add_style_tag(content="html { background: radial-gradient(circle at 50% 45%, "
+                                   "#2f8a57, #0b3520 75%) !important; }")
+        shoot(page, "overlay.png")
+        page.evaluate("document.documentElement.removeAttribute('style')")
+    page.close()
