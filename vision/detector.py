@@ -312,6 +312,8 @@ def _names_from_metadata(metadata: dict[str, str]) -> list[str] | None:
 
 def _class_map(names: list[str]) -> NDArray[np.int_] | None:
     """Model class index -> our class id, by name; ``None`` when the orders already agree."""
+    if names == [str(i) for i in range(len(names))]:
+        return None  # Ultralytics' placeholder names of a model built without a data file
     try:
         mapping = np.array([class_id(name) for name in names], dtype=np.int_)
     except ValueError as exc:

@@ -275,6 +275,13 @@ def test_class_names_in_the_metadata_are_mapped_to_ours(constant_model):
     assert Detector(path)(np.zeros((640, 640, 3), np.uint8)).names() == ["back"]
 
 
+def test_placeholder_class_names_mean_our_order(constant_model):
+    # A model built without a data file is exported with names "0", "1", ...: ids, not ranks.
+    names = {i: str(i) for i in range(len(CLASS_NAMES))}
+    path = constant_model(raw_output([(320, 320, 40, 60, 3, 0.9)]), metadata={"names": str(names)})
+    assert Detector(path)(np.zeros((640, 640, 3), np.uint8)).names() == ["6"]
+
+
 @pytest.mark.parametrize(
     ("output", "metadata", "message"),
     [
