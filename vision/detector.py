@@ -310,6 +310,15 @@ def _names_from_metadata(metadata: dict[str, str]) -> list[str] | None:
     return [str(name) for name in names]
 
 
+def _side_from_metadata(text: str) -> int:
+    """Input side recorded at export: ``"640"`` or ``"[640, 640]"`` (largest side)."""
+    try:
+        value = ast.literal_eval(text)
+        return int(max(value) if isinstance(value, (list, tuple)) else value)
+    except (ValueError, SyntaxError, TypeError) as exc:
+        raise ModelError(f"cannot read the input size in the model metadata: {text!r}") from exc
+
+
 def _class_map(names: list[str]) -> NDArray[np.int_] | None:
     """Model class index -> our class id, by name; ``None`` when the orders already agree."""
     if names == [str(i) for i in range(len(names))]:
@@ -393,8 +402,8 @@ class Detector:
         self._dynamic = not (isinstance(height, int) and isinstance(width, int))
         self._stride = int(metadata.get("stride", 32))
         if self._dynamic:
-            side = imgsz or max(ast.literal_eval(metadata.get("imgsz", "[640]")))
-            self.input_size: tuple[int, int] = (int(side), int(side))
+            side = imgsz or _side_from_metadata(metadata.get("imgsz", "640"))
+            self.input_size: tuple[int, int] = (side, side)
             """``(height, width)`` of the model input (the largest one for dynamic models)."""
         else:
             self.input_size = (int(height), int(width))

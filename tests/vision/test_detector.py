@@ -258,9 +258,19 @@ def test_dynamic_model_pads_only_to_the_stride(constant_model):
     assert np.allclose(found.xyxy[0], np.array([80, 230, 120, 290]) * 1.5)
 
 
-def test_dynamic_model_takes_imgsz(constant_model):
-    path = constant_model(RAW_SCENE, input_shape=("batch", 3, "height", "width"))
-    assert Detector(path, imgsz=320).input_size == (320, 320)
+@pytest.mark.parametrize(
+    ("metadata", "imgsz", "input_size"),
+    [
+        (None, None, (640, 640)),                       # nothing recorded: 640
+        ({"imgsz": "[480, 480]"}, None, (480, 480)),    # the export's size
+        ({"imgsz": "512"}, None, (512, 512)),
+        ({"imgsz": "[480, 480]"}, 320, (320, 320)),     # the caller's choice wins
+    ],
+)
+def test_dynamic_model_input_size(constant_model, metadata, imgsz, input_size):
+    path = constant_model(RAW_SCENE, input_shape=("batch", 3, "height", "width"),
+                          metadata=metadata)
+    assert Detector(path, imgsz=imgsz).input_size == input_size
 
 
 def test_fixed_model_refuses_another_imgsz(constant_model):
