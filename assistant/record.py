@@ -97,12 +97,19 @@ def text(conn: sqlite3.Connection, *, game_id: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _places(entry: dict[str, Any]) -> dict[int, int]:
+    """Seat → place of a finished round (the last seats are placed without going out)."""
+    if "places" in entry:
+        return {int(seat): int(place) for seat, place in entry["places"].items() if place}
+    return {seat: place for place, seat in enumerate(entry["finish_order"], start=1)}
+
+
 def _round_summary(entry: dict[str, Any], names: list[str]) -> list[str]:
     def who(seat: int) -> str:
         return f"{seat_label(seat)}{' ' + names[seat] if names[seat] else ''}"
 
     lines = ["", f"-- 第 {entry['round']} 局结果 · round {entry['round']} result --", "  名次 places:"]
-    for place, seat in enumerate(entry["finish_order"], start=1):
+    for seat, place in sorted(_places(entry).items(), key=lambda item: item[1]):
         lines.append(f"    {PLACE_NAMES[place]} {PLACE_NAMES_EN[place]:>4}  {who(seat)}")
     lines.append(f"  得分 score: A {_score(entry['scores']['0'])} · B {_score(entry['scores']['1'])}")
     lines.append("  进贡 tribute for the next round:")

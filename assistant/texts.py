@@ -72,6 +72,8 @@ def turn_text(state: Mapping[str, Any]) -> str:
         text = f"{seat_label(last)} 够级，请对头 {seat_label(duitou)} 应牌"
         if duitou not in to_act:
             text = f"{seat_label(last)} 够级，请 {_seats(burners)} 应牌"
+        elif len(burners) > 2:
+            text += "，其余各家可烧"
         elif burners:
             text += f"，{_seats(burners)} 可烧"
         return text
@@ -103,7 +105,9 @@ def turn_text_en(state: Mapping[str, Any]) -> str:
         if duitou not in to_act:
             return f"Seat {last + 1} played gouji: seats {_seats_en(burners)} may answer"
         text = f"Seat {last + 1} played gouji: seat {duitou + 1} (opposite) to answer"
-        if burners:
+        if len(burners) > 2:
+            text += ", the others may burn"
+        elif burners:
             text += f", seat{'s' if len(burners) > 1 else ''} {_seats_en(burners)} may burn"
         return text
     prefix = "Free play: " if answer == "free" else ""

@@ -6,8 +6,11 @@
   const who = (st, seat) => `${seatLabel(seat)}${(st.names || [])[seat] ? " " + escapeHtml(st.names[seat]) : ""}`;
 
   function roundHtml(st, entry) {
-    const order = entry.finish_order.map((seat, i) =>
-      `<span>${PLACE[i + 1]} <span class="muted">${PLACE_EN[i + 1]}</span> ${who(st, seat)}</span>`).join("");
+    const places = entry.places
+      ? Object.entries(entry.places).filter(([, p]) => p).map(([seat, p]) => [Number(seat), p])
+      : entry.finish_order.map((seat, i) => [seat, i + 1]);
+    const order = places.sort((a, b) => a[1] - b[1]).map(([seat, place]) =>
+      `<span>${PLACE[place]} <span class="muted">${PLACE_EN[place]}</span> ${who(st, seat)}</span>`).join("");
     const rows = entry.tribute.map((row) => {
       const [zh, en] = TRIBUTE[row.kind] || [row.kind, ""];
       return `<tr data-kind="${row.kind}"><td class="kind">${zh} <span class="en">${en}</span></td>

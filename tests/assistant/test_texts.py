@@ -20,7 +20,8 @@ def state(answer: str | None, last: int | None, to_act: list[int], **extra: Any)
     (state("any", 0, [1, 2]), "1号 出 99，请 2号 应牌（3号 可接）"),
     # a gouji play: only the 对头 answers, others may burn
     (state("duitou", 2, [5]), "3号 够级，请对头 6号 应牌"),
-    (state("duitou", 2, [5, 0, 1]), "3号 够级，请对头 6号 应牌，1号、2号 可烧"),
+    (state("duitou", 2, [5, 0]), "3号 够级，请对头 6号 应牌，1号 可烧"),
+    (state("duitou", 2, [3, 4, 5, 0, 1]), "3号 够级，请对头 6号 应牌，其余各家可烧"),
     # 无头: the 对头 is out, so the gouji play is open to the others
     (state("duitou", 2, [0]), "3号 够级，请 1号 应牌"),
     (state("free", 4, [5]), "四户乱缠，5号 出 99，请 6号 应牌"),
