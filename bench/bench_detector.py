@@ -12,6 +12,7 @@ medians, the 90th percentiles and the model file size.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -67,7 +68,8 @@ def main() -> None:
     size_mb = detector.model_path.stat().st_size / 1e6
     print(f"model {detector.model_path} ({size_mb:.2f} MB), input {detector.input_size}, "
           f"layout {detector.layout}, {args.threads} threads")
-    print(f"frame {args.size}x{args.size}: {len(found)} cards found")
+    print(f"frame {args.size}x{args.size}: {len(found)} cards found; machine load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (other work inflates the times)")
     print(f"detector call: median {statistics.median(call_ms):.2f} ms, p90 {p90(call_ms):.2f} ms "
           f"over {args.runs} runs")
     print(f"session only:  median {statistics.median(session_ms):.2f} ms, "
