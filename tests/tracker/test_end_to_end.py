@@ -1,0 +1,81 @@
+"""End to end on a game no part of the system saw: film it, process it, compare with the truth.
+
+Slow (a full round is about 70-100 plays, a few minutes of video): run with ``-m slow``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rules
+from assistant.cli import main
+from assistant.pipeline import Pipeline
+from tracker.score import score_plays
+from tracker.table import TableLayout
+from vision.capture import frames
+from vision.detector import default_model_path
+from vision.render_game import render_game, truth_detections
+
+pytestmark = pytest.mark.slow
+
+UNSEEN_SEED = 90_417
+"""A seed used nowhere else: its deck style, light, camera and game are new to the model."""
+
+
+class Oracle:
+    """The renderer's exact boxes of the frame being processed."""
+
+    def __init__(self, folder):
+        self.per_frame, self.index = truth_detections(folder), 0
+
+    def __call__(self, image):
+        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
+
+    def follow(self, source):
+        for frame in source:
+            self.index = frame.index
+            yield frame
+
+
+def outcome(events):
+    state = rules.replay([{k: v for k, v in e.items() if k not in ("review", "reason")}
+                          for e in events]).to_json()
+    return {key: state[key] for key in ("finish_order", "counts", "tribute")}
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    return render_game(UNSEEN_SEED, tmp_path_factory.mktemp("unseen"), boxes=True)
+
+
+def truth_of(game):
+    return [json.loads(line) for line in game.truth.read_text().splitlines()]
+
+
+def test_with_exact_boxes_every_play_and_the_outcome_come_back(game):
+    oracle = Oracle(game.video.parent)
+    match, events = rules.Match(), []
+
+    def on_event(event):
+        events.append(event)
+        match.apply({k: v for k, v in event.items() if k not in ("review", "reason")},
+                    line=len(events))
+
+    Pipeline(oracle.follow(frames(game.video)), TableLayout.load(game.table), oracle,
+             match=match, per_zone=False).run(on_event)
+    score = score_plays(truth_of(game), events)
+    assert (score.exact, score.phantom, score.held) == (score.truth, 0, 0), score.summary()
+    assert outcome(events) == outcome(truth_of(game))
+
+
+@pytest.mark.skipif(not default_model_path().is_file(), reason="no trained model shipped yet")
+def test_gouji_process_with_the_shipped_model(game, tmp_path):
+    log = tmp_path / "events.jsonl"
+    assert main(["process", str(game.video), "--table", str(game.table),
+                 "--events", str(log)]) == 0
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    score = score_plays(truth_of(game), events)
+    assert score.accuracy >= 0.99 and score.phantom == 0, score.summary()
+    assert outcome(events) == outcome(truth_of(game))
