@@ -19,7 +19,7 @@ from enum import IntEnum
 
 from rules.errors import InvalidCardsError
 
-__all__ = ["JOKERS", "NATURAL_RANKS", "Rank", "format_cards", "parse_cards"]
+__all__ = ["JOKERS", "NATURAL_RANKS", "Rank", "canonical_cards", "format_cards", "parse_cards"]
 
 
 class Rank(IntEnum):
@@ -152,3 +152,13 @@ def format_cards(cards: Iterable[Rank]) -> str:
     jokers = [r.token for r in ranks if r.is_joker]
     rest = "".join(r.token for r in ranks if not r.is_joker)
     return " ".join(jokers + ([rest] if rest else []))
+
+
+@functools.lru_cache(maxsize=8192)
+def canonical_cards(text: str) -> str:
+    """The canonical notation of ``text`` (cached: event logs repeat the same plays).
+
+    >>> canonical_cards("10 10 2 bj")
+    'BJ 2TT'
+    """
+    return format_cards(parse_cards(text))

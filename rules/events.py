@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from rules.cards import format_cards, parse_cards
+from rules.cards import canonical_cards
 from rules.errors import MalformedEventError
 
 __all__ = ["Declaration", "Event", "EventType", "RevolutionChoice", "parse_event"]
@@ -110,7 +110,7 @@ def parse_event(raw: Mapping[str, Any]) -> Event:
                 cards = " ".join(cards)
             if not isinstance(cards, str):
                 raise MalformedEventError(f"a play needs cards as text, not {cards!r}")
-            return Event(etype, seat, cards=format_cards(parse_cards(cards)), source=source)
+            return Event(etype, seat, cards=canonical_cards(cards), source=source)
         if etype is EventType.DECLARE:
             try:
                 level = Declaration(str(raw.get("level")))

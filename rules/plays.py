@@ -121,10 +121,15 @@ class Play:
         return "".join(parts) + (f"带{carried_text}" if carried_text else "")
 
     def __str__(self) -> str:
-        return format_cards(self.cards)
+        return _play_text(self)
 
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=8192)
+def _play_text(play: Play) -> str:
+    return format_cards(play.cards)
 
 
 def _word(rank: Rank | None) -> str:

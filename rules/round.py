@@ -23,6 +23,7 @@ False
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -727,6 +728,7 @@ class Round:
         return "has revolted (革命)"
 
 
+@functools.lru_cache(maxsize=8192)
 def _rank_counts(play: Play) -> list[tuple[Rank, int]]:
     pairs = [(Rank.TWO, play.twos), (Rank.SMALL_JOKER, play.small_jokers),
              (Rank.BIG_JOKER, play.big_jokers)]

@@ -27,7 +27,9 @@ from rules.ruleset import Ruleset, load_ruleset
 
 __all__ = ["deal", "random_match", "random_round_events"]
 
-_THREE, _TWO, _SJ, _BJ = int(Rank.THREE), int(Rank.TWO), int(Rank.SMALL_JOKER), int(Rank.BIG_JOKER)
+_THREE, _FOUR, _ACE = int(Rank.THREE), int(Rank.FOUR), int(Rank.ACE)
+_TWO, _SJ, _BJ = int(Rank.TWO), int(Rank.SMALL_JOKER), int(Rank.BIG_JOKER)
+_RANKS = {int(rank): rank for rank in Rank}
 _MAX_STEPS = 20_000
 
 Hand = list[int]
@@ -118,19 +120,26 @@ def _answers(hand: Hand, led: Play, ruleset: Ruleset) -> list[Play]:
     """Plays from ``hand`` with ``led.count`` cards that beat ``led``."""
     size = led.count
     out: list[Play] = []
-    low = Rank.FOUR if ruleset.threes_last else Rank.THREE
-    for rank in range(low, Rank.ACE + 1):
-        if hand[rank]:
-            n = min(hand[rank], size)
-            for jokers_first in (False, True):
-                play = _fill(Rank(rank), n, size - n, hand, jokers_first=jokers_first)
-                if play is not None and _beats(play, led, ruleset):
-                    out.append(play)
-    for jokers_first in (False, True):
-        play = _fill(None, 0, size, hand, jokers_first=jokers_first)
-        if play is not None and play.count and _beats(play, led, ruleset):
-            out.append(play)
-    if ruleset.joker_multi_cover or ruleset.comparison == "parts":
+    has_extra = hand[_TWO] + hand[_SJ] + hand[_BJ] > 0
+    variants = (False, True) if has_extra else (False,)
+    if led.carried:
+        # Plays with natural cards must carry a higher rank than the led play.
+        led_rank = led.carried_rank
+        assert led_rank is not None
+        low = max(int(led_rank) + 1, _FOUR if ruleset.threes_last else _THREE)
+        for rank in range(low, _ACE + 1):
+            if hand[rank]:
+                n = min(hand[rank], size)
+                for jokers_first in variants if n < size else (False,):
+                    play = _fill(_RANKS[rank], n, size - n, hand, jokers_first=jokers_first)
+                    if play is not None and _beats(play, led, ruleset):
+                        out.append(play)
+    if has_extra:
+        for jokers_first in (False, True):
+            play = _fill(None, 0, size, hand, jokers_first=jokers_first)
+            if play is not None and _beats(play, led, ruleset):
+                out.append(play)
+    if (ruleset.joker_multi_cover or ruleset.comparison == "parts") and led.big_jokers:
         for big in (2, 3):   # 2 大花 over 1 大花 and the like
             if hand[_BJ] >= big:
                 play = Play(None, 0, 0, 0, big)
@@ -219,14 +228,13 @@ def _step(rng: random.Random, r: Round, hands: list[Hand], emit: Any, extras: bo
     last = t.plays[-1]
     for seat in r.to_act:
         burner = t.answer is Answer.DUITOU and seat in t.burners
-        if burner and rng.random() > 0.15:
-            continue
-        options = [p for p in _answers(hands[seat], last.play, rs) if r.can_play(seat, p)]
-        if burner and (hands[seat][_SJ] + hands[seat][_BJ]) < 2:
-            options = []
-        if options and rng.random() < 0.75:
-            _play(r, hands, emit, seat, rng.choice(options))
-            return
+        # Burn rarely, and only with jokers to carry on; otherwise answer three times in four.
+        if rng.random() < (0.15 if burner else 0.75) and not (
+                burner and hands[seat][_SJ] + hands[seat][_BJ] < 2):
+            options = [p for p in _answers(hands[seat], last.play, rs) if r.can_play(seat, p)]
+            if options:
+                _play(r, hands, emit, seat, rng.choice(options))
+                return
         if extras and rng.random() < 0.2:
             if t.answer is Answer.ANY and r.can_yield(seat) and rng.random() < 0.3:
                 emit({"type": "yield", "seat": seat})
