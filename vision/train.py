@@ -200,8 +200,9 @@ class TrainConfig:
     """Initial AdamW learning rate."""
     workers: int = 2
     """Data loader processes (Ultralytics loads in the main process on a CPU)."""
-    threads: int = len(os.sched_getaffinity(0))
-    """Torch threads on a CPU (Ultralytics would leave one core idle)."""
+    threads: int | None = None
+    """Torch threads on a CPU; ``None`` keeps Ultralytics' choice (all cores but one). More
+    threads than free cores make OpenMP spin, and training many times slower."""
     device: str = "cpu"
     """``"cpu"`` or a CUDA device such as ``"0"``."""
     project: Path = REPO / "runs"
@@ -263,11 +264,11 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
     return Path(model.trainer.best)
 
 
-def _add_threads_callback(model: Any, threads: int) -> None:
+def _add_threads_callback(model: Any, threads: int | None) -> None:
     import torch
 
     def on_pretrain_routine_end(trainer: Any) -> None:
-        if trainer.device.type == "cpu":
+        if threads and trainer.device.type == "cpu":
             torch.set_num_threads(threads)
 
     model.add_callback("on_pretrain_routine_end", on_pretrain_routine_end)

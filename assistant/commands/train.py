@@ -60,6 +60,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--lr0", type=float, default=0.002, help="initial learning rate (default 0.002)")
     run.add_argument("--device", default="cpu", help="cpu or a CUDA device id (default cpu)")
     run.add_argument("--workers", type=int, default=2, help="data loader workers (default 2)")
+    run.add_argument("--threads", type=_positive_int, metavar="N",
+                     help="torch threads on a CPU (default: all cores but one)")
     run.add_argument("--name", default="cards", help="run name under runs/ (default cards)")
     run.add_argument("--export-every", type=int, default=1, metavar="N",
                      help="export the best checkpoint to models/ every N epochs (default 1)")
@@ -110,7 +112,7 @@ def run_train(args: argparse.Namespace) -> int:
         data=data, model=training.ModelSpec(args.model, args.width, args.depth),
         weights=args.weights, resume=args.resume, epochs=args.epochs, imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
-        export_every=args.export_every, real_val=real_val)
+        export_every=args.export_every, real_val=real_val, threads=args.threads)
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")
     return 0
