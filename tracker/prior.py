@@ -9,17 +9,20 @@ the rules' reason.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from rules import parse_cards
 
 __all__ = ["MatchPrior"]
 
 
 class MatchPrior:
-    """A :class:`tracker.plays.Prior` reading a :class:`rules.Match` kept current by its owner.
+    """A :class:`tracker.plays.Prior` reading a match kept current by its owner.
 
     Args:
-        match: the live match; only read (a trial play is applied to a copy).
+        match: a :class:`rules.Match` (its ``verify`` gives the full rules' verdict), or any
+            object whose ``to_json()`` returns the match state (then only the turn and the
+            count of the play on the table are checked).
     """
 
     def __init__(self, match: Any) -> None:
@@ -38,12 +41,21 @@ class MatchPrior:
 
     def objection(self, seat: int, cards: str) -> str | None:
         """The rules' reason to refuse ``cards`` from ``seat`` now, or ``None``."""
-        if self._live_round() is None:
+        state = self._live_round()
+        if state is None:
             return None
-        trial = copy.deepcopy(self.match)
-        try:
-            result = trial.apply({"type": "play", "seat": seat, "cards": cards,
-                                  "source": "vision"}, line=0)
-        except ValueError as exc:  # a malformed play (GoujiError)
-            return f"rules: {exc}"
-        return None if result.applied else f"rules: {result.error.reason}"
+        verify = getattr(self.match, "verify", None)
+        if verify is not None:
+            try:
+                verify({"type": "play", "seat": seat, "cards": cards, "source": "vision"})
+            except ValueError as exc:  # GoujiError: illegal or malformed
+                return f"rules: {exc}"
+            return None
+        if seat not in state.get("to_act", ()):
+            return f"rules: seat {seat} is not to act (to act: {state.get('to_act')})"
+        trick = state.get("trick") or {}
+        led = trick.get("last_cards")
+        if led and trick.get("answer") != "lead" and len(parse_cards(cards)) != len(
+                parse_cards(led)):
+            return f"rules: {len(parse_cards(cards))} cards against {len(parse_cards(led))}"
+        return None
