@@ -80,7 +80,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        feeder = _feeder(app)
         if feeder is not None:
             feeder.start()
         yield
@@ -97,6 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.speaker = speaker
     app.state.frames = frames
     app.state.table = layout
+    feeder = _feeder(app)  # built now so a missing model or table fails before serving
     for kind, _ in _STATUS:
         app.add_exception_handler(kind, _error)
     for module in (state, events, stream, speech, table):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -31,8 +32,9 @@ MAX_VIEW_WIDTH = 1280
 class Feeder:
     """A background thread that stops when asked."""
 
-    def __init__(self, name: str, target: Callable[[threading.Event], None]) -> None:
-        self.stop = threading.Event()
+    def __init__(self, name: str, target: Callable[[threading.Event], None],
+                 stop: threading.Event | None = None) -> None:
+        self.stop = stop or threading.Event()
         self._thread = threading.Thread(target=self._run, args=(target,), name=name, daemon=True)
 
     def _run(self, target: Callable[[threading.Event], None]) -> None:
@@ -84,14 +86,23 @@ class _MatchView:
         return self._live.state
 
 
-def pipeline_feeder(live: LiveGame, frames: FrameHub, *, source: str, table: Any,
+def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
                     zones: Callable[[], list[Any]], frame_rate: float) -> Feeder:
     """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
-    with detections and the current seat zones) to the live view, at most ``frame_rate`` a second."""
+    with detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
+
+    The detector loads here, so a missing model fails at start, not in the thread. A video file
+    plays at its own speed, as a camera would deliver it.
+    """
     from assistant.pipeline import Pipeline  # heavy (ONNX Runtime): only when a source is given
     from vision.annotate import annotate
+    from vision.capture import frames
 
-    frames.active = True
+    stop = threading.Event()
+    capture = frames(source)
+    pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table,
+                        match=_MatchView(live))
+    hub.active = True
     last_shown = 0.0
 
     def on_frame(frame: Any, detections: Any) -> None:
@@ -107,11 +118,20 @@ def pipeline_feeder(live: LiveGame, frames: FrameHub, *, source: str, table: Any
                                interpolation=cv2.INTER_AREA)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if ok:
-            frames.publish(jpeg.tobytes(), (width, height))
+            hub.publish(jpeg.tobytes(), (width, height))
 
     def run(stop: threading.Event) -> None:
-        camera: int | str = int(source) if source.isdigit() else source
-        Pipeline(camera, table, match=_MatchView(live)).run(
-            lambda event: submit_checked(live, event), on_frame=on_frame, stop=stop)
+        pipeline.run(lambda event: submit_checked(live, event), on_frame=on_frame, stop=stop)
 
-    return Feeder("pipeline", run)
+    return Feeder("pipeline", run, stop)
+
+
+def _paced(capture: Iterable[Any], stop: threading.Event) -> Iterator[Any]:
+    """Frames of a file at their own time stamps (never faster than the recording)."""
+    started = time.monotonic()
+    first: float | None = None
+    for frame in capture:
+        first = frame.t if first is None else first
+        if stop.wait(max(0.0, (frame.t - first) - (time.monotonic() - started))):
+            return
+        yield frame

@@ -23,7 +23,7 @@ import rules
 from assistant import store
 from assistant.corrections import CONTROL_TYPES, Resolution, last_undoable, resolve
 from assistant.store import Game, StoredEvent
-from assistant.texts import turn_text, turn_text_en
+from assistant.texts import for_people, turn_text, turn_text_en
 
 __all__ = ["LiveGame", "Subscription", "engine_event"]
 
@@ -103,14 +103,13 @@ class LiveGame:
 
     def _apply(self, seq: int, event: dict[str, Any], *, announce: bool, speak: bool) -> None:
         try:
-            self._match.apply(engine_event(event), line=seq)
+            result = self._match.apply(engine_event(event), line=seq)
         except rules.GoujiError as exc:  # malformed despite validation: reported, never fatal
             self._engine_errors.append({"line": seq, "event": event, "reason": str(exc)})
             return
         if not announce:
             return
-        texts = self._match.to_json().get("announcements", [])
-        for text in texts:
+        for text in map(for_people, result.announcements):
             self._feed.append({"seq": seq, "text": text})
             if speak and self.speech and self._on_announce is not None:
                 self._on_announce(text)

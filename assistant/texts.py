@@ -12,11 +12,13 @@ Seats are numbered 1–6 for people (``3号`` is seat index 2), as at a physical
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = [
-    "PLACE_NAMES", "PLACE_NAMES_EN", "TRIBUTE_KINDS", "seat_label", "turn_text", "turn_text_en",
+    "PLACE_NAMES", "PLACE_NAMES_EN", "TRIBUTE_KINDS", "for_people", "seat_label", "turn_text",
+    "turn_text_en",
 ]
 
 PLACE_NAMES = {1: "头科", 2: "二科", 3: "三科", 4: "四科", 5: "二落", 6: "大落"}
@@ -36,6 +38,18 @@ TRIBUTE_KINDS = {
 def seat_label(seat: int) -> str:
     """``2`` → ``'3号'``."""
     return f"{seat + 1}号"
+
+
+_ENGINE_SEAT = re.compile(r"(?<![0-9])([0-5])号")
+
+
+def for_people(announcement: str) -> str:
+    """An announcement of the rules engine, which numbers seats 0–5, with seats numbered 1–6.
+
+    >>> for_people("0号 开点"), for_people("5号 报户 10 张")
+    ('1号 开点', '6号 报户 10 张')
+    """
+    return _ENGINE_SEAT.sub(lambda match: seat_label(int(match[1])), announcement)
 
 
 def _seats(seats: Iterable[int], sep: str = "、") -> str:
@@ -78,10 +92,7 @@ def turn_text(state: Mapping[str, Any]) -> str:
             text += f"，{_seats(burners)} 可烧"
         return text
     prefix = "四户乱缠，" if answer == "free" else ""
-    text = f"{prefix}{seat_label(last)} 出 {trick.get('last_cards', '')}，请 {seat_label(to_act[0])} 应牌"
-    if len(to_act) > 1:
-        text += f"（{_seats(to_act[1:])} 可接）"
-    return text
+    return f"{prefix}{seat_label(last)} 出 {trick.get('last_cards', '')}，请 {seat_label(to_act[0])} 应牌"
 
 
 def turn_text_en(state: Mapping[str, Any]) -> str:

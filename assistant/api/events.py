@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends
+from starlette.requests import HTTPConnection
 
-from assistant.deps import LiveDep, require_operator
+from assistant.api.table import save_names
+from assistant.deps import LiveDep, SettingsDep, require_operator
 from assistant.schemas import EventIn, EventOut, NamesIn, RulesetIn
 from rules import PRESETS
 
@@ -34,8 +36,11 @@ def list_events(live: LiveDep) -> list[dict[str, Any]]:
 
 
 @router.put("/names", dependencies=[Depends(require_operator)])
-def put_names(body: NamesIn, live: LiveDep) -> dict[str, list[str]]:
+def put_names(body: NamesIn, live: LiveDep, connection: HTTPConnection,
+              settings: SettingsDep) -> dict[str, list[str]]:
+    """Seat names of this game (and of the table file, when there is one)."""
     live.set_names(body.names)
+    save_names(connection, settings, body.names)
     return {"names": live.names}
 
 

@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 
 from assistant.deps import SettingsDep, require_operator
 from assistant.schemas import TableIn
+from assistant.settings import Settings
 from tracker.table import Seat, TableLayout
 
 router = APIRouter(prefix="/api", tags=["table"])
@@ -19,6 +20,17 @@ def current_layout(connection: HTTPConnection) -> TableLayout:
     if layout is None:
         raise HTTPException(404, detail="no table file: start with --table TABLE.json")
     return layout
+
+
+def save_names(connection: HTTPConnection, settings: Settings, names: list[str]) -> None:
+    """Keep the seat names in the table file too, so the next game at this table has them."""
+    layout: TableLayout | None = connection.app.state.table
+    if layout is None:
+        return
+    updated = layout.with_names([name or None for name in names])
+    if settings.table is not None:
+        updated.save(settings.table)
+    connection.app.state.table = updated
 
 
 @router.get("/table")

@@ -53,21 +53,18 @@ def register(subparsers: Any) -> None:
 
 def _demo(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"db": args.db, "new_game": True}
+    scripted = {"script_seed": args.seed, "script_rounds": args.rounds, "script_pace": args.pace}
     if args.scripted:
-        options.update(script_seed=args.seed, script_rounds=args.rounds, script_pace=args.pace)
-    else:
-        try:
-            from assistant.pipeline import demo_assets
-        except ModuleNotFoundError as exc:
-            if exc.name != "assistant.pipeline":
-                raise
-            print("gouji demo: the vision pipeline is not available; playing a scripted game")
-            options.update(script_seed=args.seed, script_rounds=args.rounds,
-                           script_pace=args.pace)
-        else:
-            video, table = demo_assets()
-            options.update(source=str(video), table=table)
-    return _run(args, options, names=DEMO_NAMES)
+        return _run(args, {**options, **scripted}, names=DEMO_NAMES)
+    from assistant.pipeline import demo_assets
+
+    print("gouji demo: preparing the demo game video (rendered once, then cached) ...")
+    video, table = demo_assets()
+    try:
+        return _run(args, {**options, "source": str(video), "table": table}, names=DEMO_NAMES)
+    except FileNotFoundError as exc:  # no detector model shipped or built yet
+        print(f"gouji demo: {exc}\ngouji demo: playing a scripted game without video instead")
+        return _run(args, {**options, **scripted}, names=DEMO_NAMES)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -45,7 +45,8 @@ function renderSeats(st) {
     el.innerHTML = seatHtml(seat, st);
     const burner = trick.answer === "duitou" && toAct.has(seat.seat) && trick.last_seat !== null
       && seat.seat !== (trick.last_seat + 3) % 6;
-    el.className = `seat fed${seat.federation}` + (toAct.has(seat.seat) && !st.round_over ? (burner ? " burner" : " acting") : "")
+    const next = (st.to_act || [])[0] === seat.seat;
+    el.className = `seat fed${seat.federation}` + (toAct.has(seat.seat) && !st.round_over ? (burner ? " burner" : next ? " acting" : " may") : "")
       + (seat.place ? " out" : "") + (selected === seat.seat ? " selected" : "");
   }
 }
@@ -129,7 +130,8 @@ function render(st, changed) {
   renderScores(st);
   if (has("feed")) { renderFeed(st); speak(st, changed); }
   if (has("next_ruleset")) $("ruleset-select").value = st.next_ruleset;
-  $("sound").textContent = (soundOn && st.speech ? "🔊" : "🔇") + " 播报";
+  $("sound").textContent = soundOn && st.speech ? "♪ 播报 开 on" : "♪ 播报 关 off";
+  $("sound").classList.toggle("on", soundOn && st.speech);
 }
 
 function renderSeatPicks(st) {

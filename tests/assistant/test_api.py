@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 import rules
 from assistant.app import create_app
+from tracker.table import TableLayout
 
 REQUIRED = ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute", "errors")
 
@@ -178,3 +179,21 @@ def test_no_video_source_means_no_stream(client: TestClient) -> None:
     assert client.get("/api/info").json()["video"] is False
     assert client.get("/api/video.mjpg").status_code == 404
     assert client.get("/api/table").status_code == 404
+
+
+def test_calibration_saves_the_seat_zones_to_the_table_file(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720)).save(path)
+    with TestClient(create_app(make_settings(tmp_path, table=path))) as client:
+        zones = [seat["polygon"] for seat in client.get("/api/table").json()["seats"]]
+        zones[0] = [[500, 500], [780, 500], [780, 700], [500, 700]]
+        assert client.put("/api/table", json={"zones": zones}).status_code == 200
+        assert TableLayout.load(path).seats[0].polygon == ((500, 500), (780, 500), (780, 700),
+                                                           (500, 700))
+        too_few = client.put("/api/table", json={"zones": zones[:5]})
+        assert too_few.status_code == 422
+        client.put("/api/names", json={"names": ["东", "南", "西", "北", "", "发"]})
+        assert [s.name for s in TableLayout.load(path).seats] == ["东", "南", "西", "北", None,
+                                                                   "发"]
+    with TestClient(create_app(make_settings(tmp_path / "other", table=path))) as client:
+        assert client.get("/api/state").json()["names"][:2] == ["东", "南"]  # new store, same table

@@ -17,7 +17,7 @@ def state(answer: str | None, last: int | None, to_act: list[int], **extra: Any)
 @pytest.mark.parametrize(("given", "text"), [
     ({"round": 0}, "等待开局"),
     (state("lead", None, [2]), "请 3号 出牌"),
-    (state("any", 0, [1, 2]), "1号 出 99，请 2号 应牌（3号 可接）"),
+    (state("any", 0, [1, 2]), "1号 出 99，请 2号 应牌"),
     # a gouji play: only the 对头 answers, others may burn
     (state("duitou", 2, [5]), "3号 够级，请对头 6号 应牌"),
     (state("duitou", 2, [5, 0]), "3号 够级，请对头 6号 应牌，1号 可烧"),
