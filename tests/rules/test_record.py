@@ -1,0 +1,94 @@
+"""Event logs: replay collects errors with line numbers, never crashes; undo; corrections."""
+
+import json
+
+import pytest
+
+from rules import GoujiError, MalformedEventError, Match, dumps, loads, replay, undo
+
+LINES = [
+    '{"type":"round","ruleset":"qingdao","first":0}',
+    '{"type":"play","seat":0,"cards":"55"}',
+    '{"type":"play","seat":3,"cards":"77"}',
+    '{"type":"play","seat":1,"cards":"88"}',          # 过牌: illegal
+    "this is not json",
+    '{"type":"play","seat":4,"cards":"X5"}',          # bad token: malformed
+    '{"type":"teleport","seat":4}',                   # unknown type
+    '{"type":"play","seat":9,"cards":"5"}',           # no such seat
+    "[1, 2]",                                         # not an object
+    '{"type":"play","seat":0,"cards":"KK"}',
+]
+LOG = "\n".join(LINES)
+
+
+def test_replay_reports_each_bad_line_and_keeps_going():
+    m = replay(LOG)
+    assert [(e.line, e.reason.split(":")[0]) for e in m.errors] == [
+        (4, "过牌"), (5, "not JSON"), (6, "invalid card token 'X'"),
+        (7, "unknown event type 'teleport'"), (8, "seat must be a seat 0..5, not 9"),
+        (9, "an event is a JSON object, not list")]
+    state = m.to_json()
+    assert state["counts"]["0"] == 32 and state["to_act"] == [3]
+    assert state["events"] == 4
+    assert state["errors"][0] == {"line": 4, "event": {"type": "play", "seat": 1, "cards": "88"},
+                                  "reason": state["errors"][0]["reason"]}
+
+
+def test_apply_raises_for_a_malformed_event_after_recording_it():
+    m = Match()
+    with pytest.raises(MalformedEventError):
+        m.apply({"type": "play", "seat": "two", "cards": "5"}, line=1)
+    assert m.errors[0].line == 1
+    with pytest.raises(GoujiError):
+        m.apply({"type": "declare", "seat": 1, "level": "loud"})
+
+
+def test_undo_is_a_replay_without_the_last_event():
+    events = [json.loads(line) for line in LOG.splitlines()[:3]]
+    assert undo(events).to_json()["counts"]["3"] == 36
+    assert undo(events).to_json() == replay(events[:-1]).to_json()
+
+
+def test_a_correction_takes_the_place_of_the_event_it_fixes():
+    events = [
+        {"type": "round", "first": 0},
+        {"type": "play", "seat": 0, "cards": "55"},
+        {"type": "play", "seat": 1, "cards": "66"},
+        {"type": "play", "seat": 2, "cards": "99"},
+        {"type": "play", "seat": 1, "cards": "QQ", "fixes": 3, "source": "operator"},
+    ]
+    m = replay(events)
+    assert m.to_json()["trick"]["plays"][1]["cards"] == "QQ"
+    # The play after the corrected one is judged again: 99 no longer beats QQ.
+    assert [(e.line, e.reason) for e in m.errors] == [(4, "99 does not beat QQ")]
+
+
+def test_a_void_correction_deletes_the_event():
+    events = [{"type": "round", "first": 0, "seq": 1}, {"type": "play", "seat": 0, "cards": "55"},
+              {"type": "void", "fixes": 2}]
+    assert replay(events).to_json()["counts"]["0"] == 36
+
+
+def test_dumps_loads_round_trip():
+    events = [{"type": "play", "seat": 1, "cards": "BJ 55", "t": 1.5}]
+    assert [e for _, e in loads(dumps(events))] == events
+
+
+def test_replay_takes_the_ruleset_from_the_log_unless_given():
+    log = '{"type":"round","ruleset":"irvine","first":0}\n'
+    assert replay(log).to_json()["ruleset"] == "irvine"
+    assert replay(log, ruleset="biesan").to_json()["ruleset"] == "biesan"
+
+
+def test_state_json_has_the_contract_keys():
+    state = replay(LOG).to_json()
+    for key in ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute",
+                "errors", "ruleset", "round", "round_over", "round_scores", "history", "places",
+                "seats", "trick", "events", "announcements"):
+        assert key in state
+    assert set(state["seats"][0]) == {"seat", "federation", "duitou", "count", "reported",
+                                      "opened", "place", "burning", "revolution", "declared",
+                                      "passed"}
+    assert set(state["trick"]) == {"leader", "plays", "last_seat", "last_cards", "gouji",
+                                   "answer", "luanchan"}
+    json.dumps(state)   # JSON-ready
