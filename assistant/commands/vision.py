@@ -89,7 +89,8 @@ def run_detect(args: argparse.Namespace) -> int:
         print(json.dumps(results, ensure_ascii=False))
         return 0
     for path, found in zip(args.images, found_per_image):
-        print(f"{path}: {len(found)} cards  {' '.join(found.names())}".rstrip())
+        count = f"{len(found)} card{'' if len(found) == 1 else 's'}"
+        print(f"{path}: {count}  {' '.join(found.names())}".rstrip())
         for card in _cards_json(found):
             x1, y1, x2, y2 = card["box"]
             print(f"  {card['rank']:<4} {card['conf']:.3f}  ({x1:g}, {y1:g}, {x2:g}, {y2:g})")
