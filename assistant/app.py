@@ -15,7 +15,6 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from rules.selfplay import random_match
 
 import rules
 from assistant import pages, store
@@ -25,6 +24,7 @@ from assistant.live import LiveGame
 from assistant.settings import Settings
 from assistant.speech import Speaker
 from assistant.video import FrameHub
+from rules.selfplay import random_match
 from tracker.table import TableLayout, TableLayoutError
 
 __all__ = ["create_app"]

@@ -113,10 +113,10 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
         last_shown = now
         image = annotate(frame.image, detections, zones=[np.asarray(z) for z in zones()])
         height, width = image.shape[:2]
-        if width > MAX_VIEW_WIDTH:
-            image = cv2.resize(image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),
-                               interpolation=cv2.INTER_AREA)
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        view = image if width <= MAX_VIEW_WIDTH else cv2.resize(
+            image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),
+            interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if ok:
             hub.publish(jpeg.tobytes(), (width, height))
 

@@ -119,8 +119,6 @@ class LiveGame:
         state["errors"] = [*state.get("errors", []), *self._engine_errors]
         state["seats"] = [{**seat, "name": self.names[seat["seat"]]}
                           for seat in state.get("seats", [])]
-        reasons = {int(e["line"]): e["reason"] for e in state["errors"]}
-        status = self._resolution.status
         held = set(self._resolution.held)
         state.update(
             game={"id": self.game.id, "created": self.game.created, "ruleset": self.game.ruleset},
@@ -130,18 +128,22 @@ class LiveGame:
             turn_text=turn_text(state),
             turn_text_en=turn_text_en(state),
             feed=list(self._feed),
-            held=[self._record_view(s, status, reasons) for s in self.records
-                  if s.seq in held],
-            log=[self._record_view(s, status, reasons) for s in self.records[-LOG_LENGTH:]],
+            held=self.record_views([s for s in self.records if s.seq in held], state["errors"]),
+            log=self.record_views(self.records[-LOG_LENGTH:], state["errors"]),
             stored=len(self.records),
         )
         return state
 
-    @staticmethod
-    def _record_view(stored: StoredEvent, status: dict[int, str],
-                     reasons: dict[int, str]) -> dict[str, Any]:
-        return {"seq": stored.seq, "at": stored.at, "event": stored.event,
-                "status": status.get(stored.seq, "effective"), "error": reasons.get(stored.seq)}
+    def record_views(self, records: list[StoredEvent],
+                     errors: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Stored events with their standing (``effective``, ``replaced``…) and the rules'
+        reason when refused."""
+        errors = self._state["errors"] if errors is None else errors
+        reasons = {int(e["line"]): e["reason"] for e in errors}
+        status = self._resolution.status
+        return [{"seq": s.seq, "at": s.at, "event": s.event,
+                 "status": status.get(s.seq, "effective"), "error": reasons.get(s.seq)}
+                for s in records]
 
     # -- changes ---------------------------------------------------------------------------------
 

@@ -44,13 +44,14 @@ def _describe(event: dict[str, Any]) -> str:
     seat = seat_label(event["seat"]) if "seat" in event else ""
     if kind == "play":
         return f"{seat}  出 {event['cards']}"
-    return {
+    descriptions = {
         "pass": f"{seat}  过 pass",
         "yield": f"{seat}  让牌 yield",
         "declare": f"{seat}  {'明点' if event.get('level') == 'ming' else '预点'} declares",
         "revolution": f"{seat}  革命 revolution",
         "collect": "    收牌 trick gathered",
-    }.get(kind, kind)
+    }
+    return descriptions.get(kind, str(kind))
 
 
 def _score(value: int) -> str:

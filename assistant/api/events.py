@@ -28,11 +28,7 @@ def post_event(body: EventIn, live: LiveDep) -> EventOut:
 @router.get("/events")
 def list_events(live: LiveDep) -> list[dict[str, Any]]:
     """Every stored event of the current game with its standing and the rules' verdict."""
-    state = live.state
-    reasons = {int(e["line"]): e["reason"] for e in state["errors"]}
-    status = live.resolution.status
-    return [{"seq": s.seq, "at": s.at, "event": s.event, "status": status.get(s.seq),
-             "error": reasons.get(s.seq)} for s in live.records]
+    return live.record_views(live.records)
 
 
 @router.put("/names", dependencies=[Depends(require_operator)])
