@@ -69,11 +69,12 @@ def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
     return format_cards(parse_cards(CLASS_NAMES[int(c)] for c in class_ids))
 
 
-def _area(xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
+def _area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
     return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
 
 
-def _intersection(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+def _intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
+                  ) -> NDArray[np.floating[Any]]:
     """Pairwise intersection areas ``(len(a), len(b))``."""
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])

@@ -122,7 +122,7 @@ class Capture:
         self._iterator: Iterator[Frame] | None = None
         self._capture: cv2.VideoCapture | None = None
         if not _is_live(self.source):
-            path = Path(self.source)
+            path = Path(str(self.source))
             if not path.exists():
                 raise FileNotFoundError(f"no such video file or image folder: {path}")
 
@@ -224,7 +224,7 @@ class Capture:
 
     def _open_live(self) -> bool:
         self.close()
-        capture = cv2.VideoCapture(self.source)  # type: ignore[call-overload]
+        capture = cv2.VideoCapture(self.source)
         if not capture.isOpened():
             capture.release()
             return False

@@ -132,9 +132,9 @@ class _Camera:
         shift = np.array([w / 2, h / 2]) + rng.uniform(-0.04, 0.04, 2) * [w, h]
         fit = np.array([[scale, 0, shift[0] - scale * middle[0]],
                         [0, scale, shift[1] - scale * middle[1]], [0, 0, 1]])
-        self.to_image: NDArray[np.float64] = fit @ raw
+        self.to_image: NDArray[np.float64] = np.asarray(fit @ raw, np.float64)
         """Table plane → image pixels."""
-        self.to_table: NDArray[np.float64] = np.linalg.inv(self.to_image)
+        self.to_table: NDArray[np.float64] = np.asarray(np.linalg.inv(self.to_image), np.float64)
         """Image pixels → table plane."""
         self.play_area = cv2.perspectiveTransform(corners[None], self.to_image)[0]
         """Play area corners in the image."""
@@ -182,7 +182,7 @@ class _Film:
 
     def __init__(self, path: Path, fps: float, boxes: Path | None) -> None:
         self.fps = fps
-        self.writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, FRAME_SIZE)
+        self.writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, FRAME_SIZE)
         if not self.writer.isOpened():
             raise RuntimeError(f"cannot write video {path} (no mp4v encoder in OpenCV)")
         self.frames = 0
@@ -272,8 +272,10 @@ class _Director:
         """The table with everything lying on it (unlit), redrawn only after it changed."""
         if self._base is None:
             image = self.background.copy()
-            layers = [self._paste(image, card) for card in [*self.table.pile, *self.table.cards]]
-            self._base, self._base_layers = image, layers
+            self._base_layers = [self._paste(image, card)
+                                 for card in [*self.table.pile, *self.table.cards]]
+            self._base = image
+            return image, self._base_layers
         return self._base, self._base_layers
 
     def _lay(self, card: _Card) -> None:
