@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.pipeline import ChangeDetector, Pipeline
+from assistant.pipeline import DEMO_SEED, ChangeDetector, Pipeline, demo_assets
 from tracker.table import TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Frame
@@ -136,3 +136,19 @@ def test_change_detector_waits_for_rest_before_detecting(change):
     if change is not None:  # at rest on the next frame: now it is detected, once
         assert changes.update(image)[1].tolist() == moving
         assert not changes.update(image)[1].any()
+
+
+def test_demo_assets_are_rendered_once_and_then_reused(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_render(seed, out):
+        calls.append(seed)
+        out.mkdir(parents=True)
+        for name in ("game.mp4", "table.json", "truth.jsonl"):
+            (out / name).write_text("")
+
+    monkeypatch.setattr("vision.render_game.render_game", fake_render)
+    first = demo_assets(tmp_path)
+    assert demo_assets(tmp_path) == first == (tmp_path / f"demo-{DEMO_SEED}" / "game.mp4",
+                                              tmp_path / f"demo-{DEMO_SEED}" / "table.json")
+    assert calls == [DEMO_SEED]
