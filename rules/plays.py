@@ -168,6 +168,7 @@ def verify_legal(play: Play, ruleset: Ruleset) -> None:
         raise IllegalPlayError("憋三: 3s leave a hand only all together, with nothing else")
 
 
+@functools.lru_cache(maxsize=65536)
 def is_gouji(play: Play, ruleset: Ruleset) -> bool:
     """Whether ``play`` is a 够级牌 under ``ruleset``.
 

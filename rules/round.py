@@ -221,6 +221,10 @@ class Round:
         """The round has ended."""
         return self.result is not None
 
+    def outcome(self) -> RoundResult | None:
+        """The result of a finished round (its ``termination`` says why), else None."""
+        return self.result
+
     @property
     def to_act(self) -> list[int]:
         """Seats that may act now, in turn order."""
