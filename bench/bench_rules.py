@@ -15,12 +15,9 @@ import cProfile
 import pstats
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rules import dumps, replay  # noqa: E402
-from rules.selfplay import random_match  # noqa: E402
+from rules import dumps, replay
+from rules.selfplay import random_match
 
 
 def make_logs(rounds: int, ruleset: str, seed: int) -> list[str]:

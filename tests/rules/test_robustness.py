@@ -54,8 +54,9 @@ def test_garbage_mixed_into_a_real_game_never_crashes(seed):
 
 def test_replay_of_arbitrary_text_never_crashes():
     rng = random.Random(1)
-    lines = ['{"type":"play","seat":%d,"cards":"%s"}' % (rng.randrange(8), rng.choice("3456789TJQKA2"))
-             for _ in range(300)] + ["{", "null", "[]", '"play"', "{}", '{"type":"round","first":"x"}']
+    lines = [f'{{"type":"play","seat":{rng.randrange(8)},"cards":"{rng.choice("3456789TJQKA2")}"}}'
+             for _ in range(300)]
+    lines += ["{", "null", "[]", '"play"', "{}", '{"type":"round","first":"x"}']
     rng.shuffle(lines)
     m = replay("\n".join(lines))
     assert m.events + len(m.errors) == len(lines)
