@@ -1,0 +1,63 @@
+"""Training helpers that need no training: the real-photo split and remap, model yaml, model card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import CLASS_NAMES, class_id
+from vision.train import ModelSpec, model_yaml, prepare_real, real_split, write_model_card
+
+
+@pytest.fixture
+def real_dir(tmp_path: Path) -> Path:
+    """A miniature copy of the real-photo layout: six photos, one card each, its own class ids."""
+    root = tmp_path / "real"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    (root / "classes.txt").write_text("nine\nten\njack\nqueen\nking\nace\n")
+    for k in range(6):
+        cv2.imwrite(str(root / "images" / f"IMG_{k}.JPG"), np.full((8, 8, 3), k * 40, np.uint8))
+        (root / "labels" / f"IMG_{k}.txt").write_text(f"{k} 0.5 0.5 0.25 0.5\n")
+    return root
+
+
+def test_real_split_holds_out_every_third_photo_and_never_overlaps(real_dir: Path):
+    trained, held_out = real_split(real_dir)
+    assert [p.name for p in held_out] == ["IMG_0.JPG", "IMG_3.JPG"]
+    assert not set(trained) & set(held_out) and len(trained) + len(held_out) == 6
+    assert real_split(real_dir) == (trained, held_out)
+
+
+def test_prepare_real_remaps_classes_and_repeats_training_photos(real_dir: Path, tmp_path: Path):
+    train_images, val_yaml = prepare_real(tmp_path / "out", real_dir, repeat=2)
+    # nine..ace are ids 0..5 there, ranks 9..A here
+    assert (tmp_path / "out/val/labels/IMG_0.txt").read_text() == f"{class_id('9')} 0.5 0.5 0.25 0.5\n"
+    assert (tmp_path / "out/val/labels/IMG_3.txt").read_text().split()[0] == str(class_id("Q"))
+    assert sorted(p.name for p in train_images.iterdir()) == [
+        f"IMG_{k}-{r}.jpg" for k in (1, 2, 4, 5) for r in (0, 1)]
+    assert (tmp_path / "out/train/labels/IMG_5-1.txt").read_text().split()[0] == str(class_id("A"))
+    assert "val:" in val_yaml.read_text() and "  15: 'back'" in val_yaml.read_text()
+
+
+@pytest.mark.slow  # importing Ultralytics (and torch) alone takes tens of seconds on 2 cores
+def test_model_yaml_has_our_classes_and_scale(tmp_path: Path):
+    pytest.importorskip("ultralytics")
+    import yaml
+
+    cfg = yaml.safe_load(model_yaml(ModelSpec("yolov8", 0.125, 0.33), tmp_path).read_text())
+    assert cfg["nc"] == len(CLASS_NAMES) and cfg["width_multiple"] == 0.125 and "scales" not in cfg
+    with pytest.raises(ValueError, match="unknown model family"):
+        model_yaml(ModelSpec("yolo99"), tmp_path)
+
+
+def test_model_card_states_data_command_figures_and_head(tmp_path: Path):
+    card = tmp_path / "README.md"
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt", imgsz=640,
+                     command="gouji train --real", figures={"synthetic_val_mAP50": 0.5})
+    text = card.read_text()
+    assert "gouji train --real" in text and '"synthetic_val_mAP50": 0.5' in text
+    assert "(1, 20, N)" in text and "Exported 20" in text
