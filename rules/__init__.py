@@ -46,6 +46,7 @@ Glossary (中文 → identifier):
 ========================  =====================================================
 """
 
+from rules import selfplay
 from rules.cards import JOKERS, NATURAL_RANKS, Rank, format_cards, parse_cards
 from rules.errors import (
     GoujiError,
@@ -114,6 +115,7 @@ __all__ = [
     "parse_cards",
     "parse_event",
     "replay",
+    "selfplay",
     "tribute_rows",
     "undo",
 ]

@@ -661,6 +661,7 @@ class Round:
         chosen = RevolutionChoice(choice or self.ruleset.revolution_choice)
         self.revolutionary = seat
         self.active[seat] = False
+        self.opened[duitou(seat)] = True   # 革命算自动认点: his 对头 counts as opened
         self.yaotou_left = self.ruleset.yaotou_plays if chosen is RevolutionChoice.YAOTOU else 0
         self.announcements.append(f"{duitou(seat)}号 {'要头' if self.yaotou_left else '无头'}")
         if self.trick.leader == seat:
