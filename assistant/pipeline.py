@@ -79,13 +79,17 @@ class ChangeDetector:
 
     Works on a quarter-size colour copy of each frame, blurred against sensor noise and video
     compression (colour, because a red card on a table of the same brightness vanishes in
-    grey). A pixel counts as changed when a channel differs by more than ``level``;
-    a region changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
+    grey). A pixel counts as changed when a channel differs by more than ``level``; a region
+    changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
+
+    Two regions per seat: its crop (zone plus margin: what the detector sees, so what must be
+    detected again when it changed) and its zone inside the play area (where motion means a
+    hand is at work; a hand at the table's edge outside the play area does not hold plays up).
 
     Args:
-        zones: the table's seat zones (their crop quads are the regions watched).
+        zones: the table's seat zones.
         scale: shrink factor of the working copy.
-        level: grey-level difference that counts.
+        level: channel difference that counts.
         fraction: share of a region's pixels that must change.
         min_pixels: smallest count of changed pixels that counts.
     """
@@ -94,15 +98,16 @@ class ChangeDetector:
                  fraction: float = 0.0005, min_pixels: int = 3) -> None:
         self.scale, self.level = scale, level
         w, h = zones.layout.image_size
-        size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        self.size = size
-        self.masks = np.zeros((SEAT_COUNT, size[1], size[0]), bool)
+        self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        self.crops = np.zeros((SEAT_COUNT, self.size[1], self.size[0]), bool)
         for seat in range(SEAT_COUNT):
-            mask = np.zeros((size[1], size[0]), np.uint8)
-            quad = np.round(zones.crop_quad(seat) * scale).astype(np.int32)
-            cv2.fillPoly(mask, [quad], 1)
-            self.masks[seat] = mask.astype(bool)
-        self.thresholds = np.maximum(self.masks.sum((1, 2)) * fraction, min_pixels)
+            mask = np.zeros((self.size[1], self.size[0]), np.uint8)
+            cv2.fillPoly(mask, [np.round(zones.crop_quad(seat) * scale).astype(np.int32)], 1)
+            self.crops[seat] = mask.astype(bool)
+        labels = cv2.resize(zones.labels, self.size, interpolation=cv2.INTER_NEAREST)
+        self.areas = np.stack([labels == seat for seat in range(SEAT_COUNT)])
+        self._crop_min = np.maximum(self.crops.sum((1, 2)) * fraction, min_pixels)
+        self._area_min = np.maximum(self.areas.sum((1, 2)) * fraction, min_pixels)
         self._previous: NDArray[np.uint8] | None = None
         self._references: list[NDArray[np.uint8] | None] = [None] * SEAT_COUNT
 
@@ -111,32 +116,38 @@ class ChangeDetector:
         return cv2.GaussianBlur(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
                                 (3, 3), 0)
 
-    def _changed(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.bool_]:
-        """Per seat region: did it change between ``a`` and ``b``."""
-        diff = cv2.absdiff(a, b).max(axis=2) > self.level
-        counts = (self.masks & diff[None]).sum((1, 2))
-        return counts > self.thresholds
+    def _diff(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.bool_]:
+        return np.asarray(cv2.absdiff(a, b).max(axis=2) > self.level)
 
     def update(self, image: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Take the next frame.
 
         Returns:
-            ``(moving, to_detect)``: per seat, whether its region moved since the previous
-            frame, and whether it is at rest but differs from its last detected picture
-            (then the caller detects it and it becomes the new reference).
+            ``(moving, to_detect)``: per seat, whether its zone moved since the previous frame,
+            and whether its crop is at rest but differs from the picture it was last detected
+            on (then the caller detects it, and this frame becomes its new reference).
         """
         small = self.small(image)
-        moving = (self._changed(small, self._previous) if self._previous is not None
-                  else np.zeros(SEAT_COUNT, bool))
+        moving = np.zeros(SEAT_COUNT, bool)
+        crop_moving = np.zeros(SEAT_COUNT, bool)
+        if self._previous is not None:
+            diff = self._diff(small, self._previous)
+            moving = (self.areas & diff).sum((1, 2)) > self._area_min
+            crop_moving = (self.crops & diff).sum((1, 2)) > self._crop_min
         self._previous = small
         to_detect = np.zeros(SEAT_COUNT, bool)
-        for seat in range(SEAT_COUNT):
+        changed: dict[int, NDArray[np.bool_]] = {}  # per reference picture: crops that differ
+        for seat in np.flatnonzero(~crop_moving):
             reference = self._references[seat]
-            if moving[seat]:
-                continue
-            if reference is None or self._changed(small, reference)[seat]:
+            if reference is None:
                 to_detect[seat] = True
-                self._references[seat] = small
+                continue
+            if id(reference) not in changed:
+                diff = self._diff(small, reference)
+                changed[id(reference)] = (self.crops & diff).sum((1, 2)) > self._crop_min
+            to_detect[seat] = changed[id(reference)][seat]
+        for seat in np.flatnonzero(to_detect):
+            self._references[seat] = small
         return moving, to_detect
 
 

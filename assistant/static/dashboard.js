@@ -342,13 +342,13 @@ async function startCalibration() {
 
 function drawZones() {
   const svg = $("zones");
-  if (!calibration) { svg.hidden = true; return; }
+  svg.toggleAttribute("hidden", !calibration);  // an SVG element has no .hidden property
+  if (!calibration) return;
   const [w, h] = calibration.layout.image_size;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  svg.hidden = false;
   svg.innerHTML = "";
-  const radius = Math.max(w, h) / 110;
+  const radius = Math.max(w, h) / 70;
   calibration.zones.forEach((zone, seat) => {
     const poly = document.createElementNS(SVG, "polygon");
     poly.setAttribute("class", `zone fed${seat % 2}`);
@@ -373,12 +373,19 @@ function drawZones() {
 function dragHandle(event, seat, index) {
   event.preventDefault();
   const svg = $("zones");
+  // Neighbouring zones share corners: a shared corner moves in every zone that has it.
+  const [x0, y0] = calibration.zones[seat][index];
+  const shared = [];
+  calibration.zones.forEach((zone, s) => zone.forEach(([x, y], i) => {
+    if (Math.abs(x - x0) < 0.5 && Math.abs(y - y0) < 0.5) shared.push([s, i]);
+  }));
   const move = (e) => {
     const point = svg.createSVGPoint();
     point.x = e.clientX; point.y = e.clientY;
     const local = point.matrixTransform(svg.getScreenCTM().inverse());
     const [w, h] = calibration.layout.image_size;
-    calibration.zones[seat][index] = [Math.round(Math.min(Math.max(local.x, 0), w)), Math.round(Math.min(Math.max(local.y, 0), h))];
+    const moved = [Math.round(Math.min(Math.max(local.x, 0), w)), Math.round(Math.min(Math.max(local.y, 0), h))];
+    for (const [s, i] of shared) calibration.zones[s][i] = [...moved];
     drawZones();
   };
   const up = () => { window.removeEventListener("pointermove", move); window.removeEventListener("pointerup", up); };

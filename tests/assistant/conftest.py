@@ -10,10 +10,26 @@ import pytest
 from assistant_helpers import SilentSpeaker, make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from rules.selfplay import random_match
 
 from assistant.app import create_app
 from assistant.deps import get_speaker
+from rules.selfplay import random_match
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (the system one), shared by the browser tests."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
 
@@ -32,18 +31,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     app = create_app(make_settings(tmp_path_factory.mktemp("server")))
     with LiveServer(app) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def shoot(page: Any, name: str, **options: Any) -> None:
@@ -170,3 +157,23 @@ def test_the_overlay_is_transparent_and_reconnects(server: LiveServer, browser: 
         shoot(page, "overlay.png")
         page.evaluate("document.documentElement.removeAttribute('style')")
     page.close()
+
+
+@pytest.mark.skipif(not os.environ.get("GOUJI_SCREENSHOTS"), reason="screenshots only")
+def test_screenshot_of_the_demo_with_its_live_view(browser: Any, tmp_path: Path) -> None:
+    """``gouji demo`` as people see it: the demo video through the pipeline and the model."""
+    from assistant.pipeline import demo_assets
+    from vision.detector import default_model_path
+
+    if not default_model_path().is_file():
+        pytest.skip("no detector model shipped yet")
+    video, table = demo_assets()
+    app = create_app(make_settings(tmp_path, source=str(video), table=table))
+    with LiveServer(app) as server:
+        httpx.put(server.url + "/api/names", json={"names": NAMES})
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.querySelectorAll('.badge-report').length >= 1",
+                               timeout=280_000)
+        shoot(page, "dashboard-live.png")
+        page.close()

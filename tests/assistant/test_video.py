@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import httpx
 import numpy as np
 import pytest
+from assistant_helpers import LiveServer, make_settings
 
 from assistant.app import create_app
-from assistant_helpers import LiveServer, make_settings
 from tracker.table import TableLayout
 from vision.detections import Detections
 
@@ -35,14 +36,19 @@ def write_video(path: Path, frames: int = 18, size: tuple[int, int] = (320, 240)
     writer.release()
 
 
-def test_video_frames_reach_the_page_with_the_seat_zones(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def table_with_video(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LiveServer:
+    """A server reading a short video of an empty table, with its table file."""
     monkeypatch.setattr("vision.detector.Detector", NoCards)
     video, table = tmp_path / "game.mp4", tmp_path / "table.json"
     write_video(video)
     TableLayout.default([(40, 20), (280, 20), (280, 220), (40, 220)], (320, 240)).save(table)
-    app = create_app(make_settings(tmp_path, source=str(video), table=table, frame_rate=30))
-    with LiveServer(app) as server, httpx.Client(base_url=server.url) as http:
+    return LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                               frame_rate=30)))
+
+
+def test_video_frames_reach_the_page_with_the_seat_zones(table_with_video: LiveServer) -> None:
+    with table_with_video as server, httpx.Client(base_url=server.url) as http:
         assert http.get("/api/info").json()["video"] is True
         deadline = time.monotonic() + 10
         while (frame := http.get("/api/frame.jpg")).status_code == 404:
@@ -60,3 +66,35 @@ def test_video_frames_reach_the_page_with_the_seat_zones(
                 if b"\xff\xd9" in received:
                     break
         assert received.startswith(b"--frame\r\nContent-Type: image/jpeg")
+
+
+@pytest.mark.browser
+def test_dragging_a_seat_zone_corner_saves_the_table_file(
+        table_with_video: LiveServer, browser: Any, tmp_path: Path) -> None:
+    before = [seat.polygon for seat in TableLayout.load(tmp_path / "table.json").seats]
+    with table_with_video as server:
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(server.url + "/")
+        expect = pytest.importorskip("playwright.sync_api").expect
+        expect(page.locator("#video")).to_be_visible()
+        page.keyboard.press("k")
+        handle = page.locator("#zones circle.handle").nth(1)  # seat 0's outer corner
+        expect(handle).to_be_visible()
+        box = handle.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 30, y - 20, steps=5)
+        page.mouse.up()
+        page.click("#save-zones")
+        expect(page.locator("#zones")).to_be_hidden()
+        page.close()
+    after = [seat.polygon for seat in TableLayout.load(tmp_path / "table.json").seats]
+    corner = before[0][1]
+    for old_zone, new_zone in zip(before, after, strict=True):
+        for old, new in zip(old_zone, new_zone, strict=True):
+            if old == corner:  # the dragged corner moved in every zone sharing it
+                assert new[0] > old[0] and new[1] < old[1]  # right and up, in image pixels
+            else:
+                assert new == pytest.approx(old, abs=0.5)
+    assert after[0][1] != corner
