@@ -194,13 +194,11 @@ def random_deck_style(rng: np.random.Generator, name: str | None = None) -> Deck
 def index_regions(rank: str, style: DeckStyle) -> list[tuple[float, float, float, float]]:
     """Corner index rectangles ``(x0, y0, x1, y1)`` in card pixels: where the rank is read.
 
-    A card counts as readable when one of these is (nearly) fully visible. Backs have none.
+    Each is the rank glyph's own box (for a joker: its whole vertical word, whose first letter
+    alone would pass for a jack). A card counts as readable when one of them is (nearly) fully
+    visible; the suit pip under the glyph may be hidden. Backs have none.
     """
-    x0, y0, x1, y1 = _index_box(rank, style)
-    boxes = [(x0, y0, x1, y1), (CARD_WIDTH - x1, CARD_HEIGHT - y1, CARD_WIDTH - x0, CARD_HEIGHT - y0)]
-    if style.four_corner_index:
-        boxes += [(CARD_WIDTH - x1, y0, CARD_WIDTH - x0, y1), (x0, CARD_HEIGHT - y1, x1, CARD_HEIGHT - y0)]
-    return boxes
+    return _corner_boxes(_rank_box(rank, style), style)
 
 
 def render_card(rank: str, suit: str | None, style: DeckStyle) -> NDArray[np.uint8]:
@@ -356,16 +354,25 @@ def _stock(style: DeckStyle) -> NDArray[np.uint8]:
     return image
 
 
+def _rank_box(rank: str, style: DeckStyle) -> tuple[float, float, float, float]:
+    """Box of the top-left rank glyph (a joker's whole word column), in card pixels."""
+    x0, y0, x1, y1 = _index_box(rank, style)
+    if rank in ("SJ", "BJ"):
+        return x0, y0, x1, y1
+    glyph_h = style.index_height * CARD_HEIGHT
+    glyph = _glyph(_RANK_TEXT.get(rank, rank), style.font, style.index_weight, style.italic)
+    width = min(glyph.shape[1] / glyph.shape[0] * glyph_h, x1 - x0)
+    cx = (x0 + x1) / 2
+    return cx - width / 2, y0, cx + width / 2, y0 + glyph_h
+
+
 def _draw_index(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle,
                 colour: BGR) -> None:
-    text = _RANK_TEXT.get(rank, rank)
-    x0, y0, x1, _ = _index_box(rank, style)
     glyph_h = style.index_height * CARD_HEIGHT
-    glyph = _glyph(text, style.font, style.index_weight, style.italic)
-    natural = glyph.shape[1] / glyph.shape[0] * glyph_h
-    width = min(natural, x1 - x0)
-    cx = (x0 + x1) / 2
-    rank_box = (cx - width / 2, y0, cx + width / 2, y0 + glyph_h)
+    glyph = _glyph(_RANK_TEXT.get(rank, rank), style.font, style.index_weight, style.italic)
+    rank_box = _rank_box(rank, style)
+    y0 = rank_box[1]
+    cx = (rank_box[0] + rank_box[2]) / 2
     pip_h = glyph_h * 0.75
     pip_box = (cx - pip_h * 0.45, y0 + glyph_h * 1.15, cx + pip_h * 0.45, y0 + glyph_h * 1.15 + pip_h)
     for mask, box, keep_aspect in [(glyph, b, False) for b in _corner_boxes(rank_box, style)] + [
