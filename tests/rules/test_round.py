@@ -446,3 +446,27 @@ def test_first_play_without_a_round_event_starts_round_one():
     m = Match()
     assert m.apply({"type": "play", "seat": 2, "cards": "55"}).applied
     assert m.to_json()["round"] == 1 and m.round.first_leader == 2
+
+
+def test_revolution_yaotou_after_three_gousiji_plays_the_duitou_is_wutou(script):
+    m = script("revolution 2 yaotou | 5 KK", first=5)
+    assert m.to_json()["trick"]["answer"] == "duitou" and m.to_json()["to_act"] == [0, 1, 3, 4]
+    m = script("revolution 2 yaotou | 5 KK | 5 AA | 5 22 | 5 QQQ", first=5)
+    assert m.round.yaotou_left == 0
+    assert m.to_json()["trick"]["answer"] == "any" and m.to_json()["to_act"] == [0, 1, 3, 4]
+
+
+def test_a_teammate_may_burn_too(script):
+    m = script("0 KK | 2 AA")
+    assert m.to_json()["seats"][2]["burning"] == "active"
+
+
+def test_irvine_fanshao_first_burning_play_beaten_by_another_burner(script):
+    m = script("0 KK | 1 AA | 2 22", "irvine")
+    assert m.round.burns == [(1, 0)]
+    assert m.to_json()["seats"][2]["burning"] == "active"
+
+
+def test_jieshao_after_the_first_play_is_not_fanshao_in_irvine(script):
+    m = script("0 KK | 1 AA | 1 SJ 55 | 4 BJ 66", "irvine")
+    assert m.to_json()["seats"][1]["burning"] == "jieshao" and m.round.burns == []
