@@ -218,18 +218,19 @@ function openCorrect(seq) {
   $("correct-seat").innerHTML = [0, 1, 2, 3, 4, 5].map((s) => `<option value="${s}">${seatLabel(s)}</option>`).join("");
   $("correct-seat").value = record.event.seat ?? 0;
   $("correct-cards").value = record.event.cards || "";
-  $("correct-dialog").dataset.type = record.event.type;
-  $("correct-dialog").dataset.level = record.event.level || "";
+  $("correct-dialog").dataset.event = JSON.stringify(record.event);
+  $("correct-cards").closest("label").hidden = record.event.type !== "play";
   $("correct-dialog").showModal();
   $("correct-cards").focus();
 }
 
 async function submitCorrect() {
-  const dialog = $("correct-dialog");
-  const type = dialog.dataset.type || "play";
+  // The correction repeats the event with the operator's seat (and cards), pointing at it.
+  const {type, level, choice} = JSON.parse($("correct-dialog").dataset.event);
   const event = {type, seat: Number($("correct-seat").value), fixes: Number($("correct-seq").value)};
   if (type === "play") event.cards = $("correct-cards").value.trim();
-  if (type === "declare") event.level = dialog.dataset.level;
+  if (level) event.level = level;
+  if (choice) event.choice = choice;
   const result = await send(event);
   if (result) toast(`#${result.seq} 改正了 #${event.fixes}`, "info");
 }
@@ -265,7 +266,9 @@ const ACTIONS = {
   yu: () => send({type: "declare", seat: seatForAction(), level: "yu"}),
   revolution: () => {
     const seat = seatForAction();
-    if (confirm(`${seatLabel(seat)} 革命？ revolution for seat ${seat + 1}?`)) return send({type: "revolution", seat});
+    $("revolution-dialog").dataset.seat = seat;
+    $("revolution-title").textContent = `${seatLabel(seat)} 革命 · revolution (对头 ${seatLabel((seat + 3) % 6)})`;
+    $("revolution-dialog").showModal();
   },
   round: () => {
     const event = {type: "round", ruleset: $("ruleset-select").value || state.next_ruleset};
@@ -323,6 +326,13 @@ document.addEventListener("click", (e) => {
 $("sound").addEventListener("click", () => run("sound"));
 $("calibrate").addEventListener("click", () => run("calibrate"));
 $("correct-form").addEventListener("submit", (e) => { if (e.submitter && e.submitter.value === "ok") submitCorrect(); });
+$("revolution-form").addEventListener("submit", (e) => {
+  const choice = e.submitter && e.submitter.value;
+  if (!choice || choice === "cancel") return;
+  const event = {type: "revolution", seat: Number($("revolution-dialog").dataset.seat)};
+  if (choice !== "none") event.choice = choice;
+  send(event);
+});
 $("names-form").addEventListener("submit", (e) => { if (e.submitter && e.submitter.value === "ok") saveNames(); });
 $("ruleset-select").addEventListener("change", async (e) => {
   try { await api("PUT", "/api/ruleset", {ruleset: e.target.value}); } catch (error) { toast(error.message); }

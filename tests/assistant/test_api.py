@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from fastapi.testclient import TestClient
 
 import rules
 from assistant.app import create_app
+from assistant.cli import main
+from rules.selfplay import random_match
 from tracker.table import TableLayout
 
 REQUIRED = ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute", "errors")
@@ -197,3 +200,31 @@ def test_calibration_saves_the_seat_zones_to_the_table_file(tmp_path: Path) -> N
                                                                    "发"]
     with TestClient(create_app(make_settings(tmp_path / "other", table=path))) as client:
         assert client.get("/api/state").json()["names"][:2] == ["东", "南"]  # new store, same table
+
+
+def test_the_scripted_demo_plays_its_game_and_resumes_after_a_restart(tmp_path: Path) -> None:
+    script = random_match(seed=5, rounds=1)
+    settings = make_settings(tmp_path, script_seed=5, script_rounds=1, script_pace=0.005)
+    with TestClient(create_app(settings)) as client:
+        deadline = time.monotonic() + 20
+        while client.get("/api/state").json()["stored"] < 30:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    with TestClient(create_app(settings)) as client:  # picks up where it stopped
+        while (state := client.get("/api/state").json())["stored"] < len(script):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert [r["event"]["type"] for r in client.get("/api/events").json()] == [
+            e["type"] for e in script]
+        assert state["round_over"] and state["errors"] == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["serve", "--source", "0"], "--source needs --table"),
+    (["serve", "--table", "missing.json"], "no such table file"),
+    (["serve", "--ruleset", "poker"], "poker"),
+])
+def test_serve_refuses_bad_options_in_one_line(
+        argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--db", str(tmp_path / "g.sqlite3")]) == 2
+    assert message in capsys.readouterr().err
