@@ -344,7 +344,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     Args:
         weights: Ultralytics checkpoint (``best.pt``).
         out: ONNX path; the stripped checkpoint goes to ``out.with_suffix(".pt")``.
-        imgsz: square input size of the exported model.
+        imgsz: nominal input side (recorded in the metadata; the input size is dynamic, so a
+            1280 x 720 frame can also run at native scale, padded to a multiple of 32).
         command: the command that trained it (for the model card).
         history: per-epoch training results (for the model card).
         synth_val: data yaml of a held-out synthetic set to validate on (for the model card).
@@ -357,7 +358,7 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
     # describe exactly the exported model
     exported = Path(ultralytics.YOLO(str(weights)).export(
-        format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False, device="cpu",
+        format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True, device="cpu",
         verbose=False))
     shutil.move(str(exported), out)
     pt = out.with_suffix(".pt")
@@ -391,8 +392,10 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     path.write_text(f"""# gouji card detector
 
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
-class = rank ({", ".join(CLASS_NAMES)}). Input `(1, 3, {imgsz}, {imgsz})` float32 RGB in [0, 1],
-letterboxed (grey 114 padding); {head}.
+class = rank ({", ".join(CLASS_NAMES)}). Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W
+dynamic multiples of 32 (nominal {imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
+Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
+camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
 `{onnx.with_suffix(".pt").name}`: the same weights as an Ultralytics checkpoint (no optimizer
 state), the starting point for fine-tuning (`gouji train --weights models/{onnx.with_suffix(".pt").name}`).
 
