@@ -52,6 +52,7 @@ class RevolutionChoice(StrEnum):
     WUTOU = "wutou"
 
 
+_TYPES = {str(t): t for t in EventType}
 _SEATED = frozenset({EventType.PLAY, EventType.PASS, EventType.YIELD, EventType.DECLARE,
                      EventType.REVOLUTION})
 
@@ -91,13 +92,12 @@ def parse_event(raw: Mapping[str, Any]) -> Event:
         MalformedEventError: Not an object, unknown type, missing or bad fields.
         InvalidCardsError: A play with a bad card token.
     """
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict) and not isinstance(raw, Mapping):
         raise MalformedEventError(f"an event is a JSON object, not {type(raw).__name__}")
     kind = raw.get("type")
-    try:
-        etype = EventType(kind if isinstance(kind, str) else "")
-    except ValueError:
-        raise MalformedEventError(f"unknown event type {kind!r}") from None
+    etype = _TYPES.get(kind) if isinstance(kind, str) else None
+    if etype is None:
+        raise MalformedEventError(f"unknown event type {kind!r}")
     source = raw.get("source")
     source = source if isinstance(source, str) else None
     if etype in _SEATED:

@@ -142,6 +142,19 @@ class Match:
         self.announcements = announcements
         return ApplyResult(True, None, tuple(announcements))
 
+    def undo(self) -> Match:
+        """A new match replayed from the applied events without the last one.
+
+        >>> m = Match()
+        >>> _ = m.apply({"type": "play", "seat": 0, "cards": "55"})
+        >>> m.undo().to_json()["counts"]["0"], m.to_json()["counts"]["0"]
+        (36, 34)
+        """
+        match = Match(self.ruleset if self._ruleset_fixed else None)
+        for event in self.log[:-1]:
+            match.apply(event)
+        return match
+
     def handle_error(self, error: EventError) -> None:
         """Record a refused or malformed event; override to raise or log instead."""
         self.errors.append(error)

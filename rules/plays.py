@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.cards import Rank, format_cards, parse_cards
@@ -45,6 +45,15 @@ class Play:
     """Number of 小王 (小花)."""
     big_jokers: int
     """Number of 大王 (大花)."""
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Plays key every per-ruleset cache; hashing them once keeps replay fast.
+        object.__setattr__(self, "_hash", hash((self.rank, self.naturals, self.twos,
+                                                self.small_jokers, self.big_jokers)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, cards: str) -> Play:
