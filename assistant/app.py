@@ -1,6 +1,6 @@
 """The FastAPI application: built by :func:`create_app` from :class:`Settings`, nothing global.
 
->>> from assistant.settings import Settings
+>>> from assistant.settings import Settings, is_loopback
 >>> app = create_app(Settings(db=":memory:", speech=False))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/s"))
 ['/api/speech', '/api/speech.wav', '/api/state', '/api/stream']
@@ -15,13 +15,14 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import rules
 from assistant import pages, store
 from assistant.api import events, speech, state, stream, table
 from assistant.feed import Feeder, pipeline_feeder, script_feeder
 from assistant.live import LiveGame
-from assistant.settings import Settings
+from assistant.settings import Settings, is_loopback
 from assistant.speech import Speaker
 from assistant.video import FrameHub
 from rules.selfplay import random_match
@@ -30,6 +31,8 @@ from tracker.table import TableLayout, TableLayoutError
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+"""Host names a loopback server answers to."""
 
 # The one place errors become HTTP statuses; the message always goes back to the caller.
 _STATUS: tuple[tuple[type[Exception], int], ...] = (
@@ -97,6 +100,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.frames = frames
     app.state.table = layout
     feeder = _feeder(app)  # built now so a missing model or table fails before serving
+    if is_loopback(settings.host):
+        # A page of another site must not reach this server through a rebound DNS name.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES)
     for kind, _ in _STATUS:
         app.add_exception_handler(kind, _error)
     for module in (state, events, stream, speech, table):

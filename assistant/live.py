@@ -43,6 +43,10 @@ def engine_event(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k not in _ASSISTANT_KEYS}
 
 
+BACKLOG = 200
+"""Messages a page may fall behind by before it is cut off (it reconnects for a snapshot)."""
+
+
 @dataclass(eq=False)
 class Subscription:
     """One open page's queue of messages, fed from any thread."""
@@ -51,7 +55,12 @@ class Subscription:
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
     def send(self, message: dict[str, Any] | None) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        self.loop.call_soon_threadsafe(self._put, message)
+
+    def _put(self, message: dict[str, Any] | None) -> None:
+        if self.queue.qsize() >= BACKLOG:  # a stalled page: end it rather than pile up changes
+            message = None
+        self.queue.put_nowait(message)
 
 
 class LiveGame:

@@ -74,6 +74,11 @@ class LiveServer:
         self.thread.join(10)
 
 
+def local_client(app: FastAPI) -> TestClient:
+    """A test client that calls as a page of this machine does (host 127.0.0.1)."""
+    return TestClient(app, base_url="http://127.0.0.1")
+
+
 def first_round(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events of the first round (up to the second ``round`` event)."""
     second = next(i for i, e in enumerate(events) if e["type"] == "round" and i > 0)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistant_helpers import SilentSpeaker, make_settings
+from assistant_helpers import SilentSpeaker, local_client, make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -41,7 +41,7 @@ def app(tmp_path: Path) -> FastAPI:
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as client:
+    with local_client(app) as client:
         yield client
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistant_helpers import first_round, make_settings, post
+from assistant_helpers import first_round, local_client, make_settings, post
 from fastapi.testclient import TestClient
 
 import rules
@@ -116,7 +116,7 @@ def test_a_held_play_waits_for_the_operator(
 def test_the_stream_sends_a_snapshot_then_numbered_changes(
         client: TestClient, game_events: list[dict[str, Any]]) -> None:
     post(client, game_events[0])
-    with client.websocket_connect("/api/stream") as socket:
+    with client.websocket_connect("ws://127.0.0.1/api/stream") as socket:
         snapshot = socket.receive_json()
         assert snapshot["kind"] == "snapshot" and snapshot["state"]["round"] == 1
         post(client, game_events[1])
@@ -127,7 +127,7 @@ def test_the_stream_sends_a_snapshot_then_numbered_changes(
 
 def test_actions_need_the_token_when_one_is_set(tmp_path: Path) -> None:
     app = create_app(make_settings(tmp_path, token="s3cret"))
-    with TestClient(app) as client:
+    with local_client(app) as client:
         event = {"type": "round", "first": 0}
         assert client.post("/api/events", json=event).status_code == 401
         assert client.put("/api/names", json={"names": ["a"] * 6}).status_code == 401
@@ -144,12 +144,12 @@ def test_actions_need_the_token_when_one_is_set(tmp_path: Path) -> None:
 
 def test_a_restart_resumes_the_same_game(
         tmp_path: Path, game_events: list[dict[str, Any]]) -> None:
-    with TestClient(create_app(make_settings(tmp_path))) as client:
+    with local_client(create_app(make_settings(tmp_path))) as client:
         for event in game_events[:12]:
             post(client, event)
         post(client, {"type": "undo"})
         before = client.get("/api/state").json()
-    with TestClient(create_app(make_settings(tmp_path))) as client:
+    with local_client(create_app(make_settings(tmp_path))) as client:
         assert client.get("/api/state").json() == before
         post(client, game_events[11])
         assert client.get("/api/state").json()["counts"] == rules.replay(
@@ -187,7 +187,7 @@ def test_no_video_source_means_no_stream(client: TestClient) -> None:
 def test_calibration_saves_the_seat_zones_to_the_table_file(tmp_path: Path) -> None:
     path = tmp_path / "table.json"
     TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720)).save(path)
-    with TestClient(create_app(make_settings(tmp_path, table=path))) as client:
+    with local_client(create_app(make_settings(tmp_path, table=path))) as client:
         zones = [seat["polygon"] for seat in client.get("/api/table").json()["seats"]]
         zones[0] = [[500, 500], [780, 500], [780, 700], [500, 700]]
         assert client.put("/api/table", json={"zones": zones}).status_code == 200
@@ -198,19 +198,19 @@ def test_calibration_saves_the_seat_zones_to_the_table_file(tmp_path: Path) -> N
         client.put("/api/names", json={"names": ["东", "南", "西", "北", "", "发"]})
         assert [s.name for s in TableLayout.load(path).seats] == ["东", "南", "西", "北", None,
                                                                    "发"]
-    with TestClient(create_app(make_settings(tmp_path / "other", table=path))) as client:
+    with local_client(create_app(make_settings(tmp_path / "other", table=path))) as client:
         assert client.get("/api/state").json()["names"][:2] == ["东", "南"]  # new store, same table
 
 
 def test_the_scripted_demo_plays_its_game_and_resumes_after_a_restart(tmp_path: Path) -> None:
     script = random_match(seed=5, rounds=1)
     settings = make_settings(tmp_path, script_seed=5, script_rounds=1, script_pace=0.005)
-    with TestClient(create_app(settings)) as client:
+    with local_client(create_app(settings)) as client:
         deadline = time.monotonic() + 20
         while client.get("/api/state").json()["stored"] < 30:
             assert time.monotonic() < deadline
             time.sleep(0.02)
-    with TestClient(create_app(settings)) as client:  # picks up where it stopped
+    with local_client(create_app(settings)) as client:  # picks up where it stopped
         while (state := client.get("/api/state").json())["stored"] < len(script):
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -228,3 +228,9 @@ def test_serve_refuses_bad_options_in_one_line(
         argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--db", str(tmp_path / "g.sqlite3")]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) -> None:
+    assert client.get("/api/state").status_code == 200
+    rebound = client.get("/api/state", headers={"Host": "evil.example:8000"})
+    assert rebound.status_code == 400
