@@ -1,9 +1,9 @@
 """The FastAPI application: built by :func:`create_app` from :class:`Settings`, nothing global.
 
->>> from assistant.settings import Settings, is_loopback
+>>> from assistant.settings import Settings
 >>> app = create_app(Settings(db=":memory:", speech=False))
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/s"))
-['/api/speech', '/api/speech.wav', '/api/state', '/api/stream']
+>>> app.state.live.state["turn_text"], app.state.live.state["counts"]["0"]
+('等待开局', 36)
 """
 
 from __future__ import annotations
