@@ -122,19 +122,19 @@ def test_stop_ends_the_run_and_on_frame_sees_every_frame():
 def test_change_detector_waits_for_rest_before_detecting(change):
     zones = SeatZones(LAYOUT)
     changes = ChangeDetector(zones)
-    moving = [change is not None and cv2.pointPolygonTest(zones.crop_quad(s), change, False) >= 0
-              for s in range(6)]
-    detect = [False] * 6
+    in_crop = [change is not None and cv2.pointPolygonTest(zones.crop_quad(s), change, False) >= 0
+               for s in range(6)]
+    in_zone = [change is not None and LAYOUT.seat_at(change) == s for s in range(6)]
     still = np.full((720, 1280, 3), 90, np.uint8)
     first_moving, first_detect = changes.update(still)
     assert not first_moving.any() and first_detect.all()   # everything is new at first
     image = still.copy()
     if change is not None:
         cv2.circle(image, change, 30, (255, 255, 255), -1)
-    got_moving, got_detect = changes.update(image)
-    assert got_moving.tolist() == moving and got_detect.tolist() == detect
-    if change is not None:  # at rest on the next frame: now it is detected, once
-        assert changes.update(image)[1].tolist() == moving
+    moving, detect = changes.update(image)
+    assert moving.tolist() == in_zone and not detect.any()
+    if change is not None:  # at rest on the next frame: the crops that saw it are detected once
+        assert changes.update(image)[1].tolist() == in_crop
         assert not changes.update(image)[1].any()
 
 
