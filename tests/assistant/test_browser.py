@@ -12,10 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
-from assistant_helpers import LiveServer, first_round, make_settings
+from assistant_helpers import LiveServer, SilentSpeaker, first_round, make_settings
 
 import rules
 from assistant.app import create_app
+from assistant.deps import get_speaker
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -28,7 +29,9 @@ NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    app = create_app(make_settings(tmp_path_factory.mktemp("server")))
+    folder = tmp_path_factory.mktemp("server")
+    app = create_app(make_settings(folder))
+    app.dependency_overrides[get_speaker] = lambda: SilentSpeaker(folder)
     with LiveServer(app) as server:
         yield server
 
@@ -53,13 +56,26 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
     http = httpx.Client(base_url=server.url)
     assert http.put("/api/names", json={"names": NAMES}).status_code == 200
     expect(page.locator('.seat[data-seat="0"] .name')).to_have_text(NAMES[0])
+    spoken: list[str] = []
+    page.on("request", lambda r: spoken.append(r.url) if "/api/speech.wav" in r.url else None)
+    page.click("#sound")  # the operator switches speech on (a click also allows audio)
+    expect(page.locator("#sound")).to_have_class("pill on")
 
     played: list[dict[str, Any]] = []
-    checked = {"gouji": False, "report": False, "correction": False}
+    checked = {"gouji": False, "report": False, "correction": False, "accepted": False}
     for event in first_round(game_events):
         if event["type"] == "play" and len(played) >= 3 and not checked["correction"]:
             correct_and_undo_in_the_page(page, http, event, played)
             checked["correction"] = True
+        elif event["type"] == "play" and checked["correction"] and not checked["accepted"]:
+            held = http.post("/api/events", json={**event, "source": "vision", "conf": 0.4,
+                                                  "review": True}).json()
+            expect(page.locator(f'#held li[data-seq="{held["seq"]}"]')).to_be_visible()
+            page.keyboard.press("a")  # the operator accepts the held play
+            expect(page.locator("#held li[data-seq]")).to_have_count(0)
+            played.append(event)
+            checked["accepted"] = True
+            continue
         assert http.post("/api/events", json=event).status_code == 201
         played.append(event)
         state = http.get("/api/state").json()
@@ -76,6 +92,7 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
             shoot(page, "dashboard.png")
             checked["report"] = True
     assert all(checked.values()), checked
+    assert spoken  # announcements were fetched as speech
 
     state = http.get("/api/state").json()
     assert state["round_over"] and state["errors"] == []
