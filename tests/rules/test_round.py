@@ -470,3 +470,25 @@ def test_irvine_fanshao_first_burning_play_beaten_by_another_burner(script):
 def test_jieshao_after_the_first_play_is_not_fanshao_in_irvine(script):
     m = script("0 KK | 1 AA | 1 SJ 55 | 4 BJ 66", "irvine")
     assert m.to_json()["seats"][1]["burning"] == "jieshao" and m.round.burns == []
+
+
+# ---- options and preset differences inside a round ---------------------------------------------
+
+
+@pytest.mark.parametrize(("ruleset", "answer"), [("qingdao", "any"),
+                                                 ("qingdao+gouji_low_ranks", "duitou")])
+def test_gouji_low_ranks_six_nines_are_gouji_only_with_the_option(script, ruleset, answer):
+    assert script("0 999999", ruleset).to_json()["trick"]["answer"] == answer
+
+
+@pytest.mark.parametrize(("ruleset", "applied"), [("qingdao", False),
+                                                  ("qingdao+joker_multi_cover", True)])
+def test_joker_multi_cover_lets_two_big_jokers_answer_one(script, ruleset, applied):
+    assert script("0 BJ", ruleset).apply({"type": "play", "seat": 3, "cards": "BJ BJ"}).applied \
+        is applied
+
+
+def test_house196_deals_33_33_33_33_32_32(script):
+    counts = Match("house196")
+    counts.apply({"type": "round", "first": 0})
+    assert list(counts.to_json()["counts"].values()) == [33, 33, 33, 33, 32, 32]
