@@ -26,7 +26,16 @@ from rules.cards import Rank, format_cards, parse_cards
 from rules.errors import GoujiError, IllegalPlayError
 from rules.ruleset import Ruleset, load_ruleset
 
-__all__ = ["Classification", "Play", "beats", "classify", "is_gouji", "opens", "verify_beats"]
+__all__ = [
+    "Classification",
+    "Play",
+    "beats",
+    "classify",
+    "is_gouji",
+    "opens",
+    "verify_beats",
+    "verify_legal",
+]
 
 _COUNT_WORDS = {Rank.TEN: "10", Rank.SMALL_JOKER: "小花", Rank.BIG_JOKER: "大花"}
 

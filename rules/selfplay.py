@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.cards import Rank
 from rules.match import Match
-from rules.plays import Play, _beats
+from rules.plays import Play, beats
 from rules.round import Answer, BurnState, Round, duitou
 from rules.ruleset import Ruleset, load_ruleset
 
@@ -86,20 +86,12 @@ def _buy_threes(hands: list[Hand]) -> None:
         hand[_THREE] += 1
 
 
-def _cards_text(play: Play) -> str:
-    return str(play)
-
-
 def _remove(hand: Hand, play: Play) -> None:
     if play.rank is not None:
         hand[play.rank] -= play.naturals
     hand[_TWO] -= play.twos
     hand[_SJ] -= play.small_jokers
     hand[_BJ] -= play.big_jokers
-
-
-def _held(hand: Hand) -> int:
-    return sum(hand)
 
 
 def _fill(rank: Rank | None, naturals: int, need: int, hand: Hand, *, jokers_first: bool
@@ -132,25 +124,25 @@ def _answers(hand: Hand, led: Play, ruleset: Ruleset) -> list[Play]:
                 n = min(hand[rank], size)
                 for jokers_first in variants if n < size else (False,):
                     play = _fill(_RANKS[rank], n, size - n, hand, jokers_first=jokers_first)
-                    if play is not None and _beats(play, led, ruleset):
+                    if play is not None and beats(play, led, ruleset):
                         out.append(play)
     if has_extra:
         for jokers_first in (False, True):
             play = _fill(None, 0, size, hand, jokers_first=jokers_first)
-            if play is not None and _beats(play, led, ruleset):
+            if play is not None and beats(play, led, ruleset):
                 out.append(play)
     if (ruleset.joker_multi_cover or ruleset.comparison == "parts") and led.big_jokers:
         for big in (2, 3):   # 2 大花 over 1 大花 and the like
             if hand[_BJ] >= big:
                 play = Play(None, 0, 0, 0, big)
-                if _beats(play, led, ruleset):
+                if beats(play, led, ruleset):
                     out.append(play)
     return out
 
 
 def _lead(hand: Hand, ruleset: Ruleset, rng: random.Random, *, burning: bool) -> Play:
     """A random lead from ``hand``."""
-    total = _held(hand)
+    total = sum(hand)
     if ruleset.threes_last and hand[_THREE] == total:
         return Play(Rank.THREE, total, 0, 0, 0)
     low = Rank.FOUR if ruleset.threes_last else Rank.THREE
@@ -252,7 +244,7 @@ def _step(rng: random.Random, r: Round, hands: list[Hand], emit: Any, extras: bo
 
 
 def _play(r: Round, hands: list[Hand], emit: Any, seat: int, play: Play) -> None:
-    emit({"type": "play", "seat": seat, "cards": _cards_text(play)})
+    emit({"type": "play", "seat": seat, "cards": str(play)})
     _remove(hands[seat], play)
 
 
