@@ -45,7 +45,7 @@ function renderSeats(st) {
     el.innerHTML = seatHtml(seat, st);
     const burner = trick.answer === "duitou" && toAct.has(seat.seat) && trick.last_seat !== null
       && seat.seat !== (trick.last_seat + 3) % 6;
-    const next = (st.to_act || [])[0] === seat.seat;
+    const next = Gouji.nextSeat(st) === seat.seat;
     el.className = `seat fed${seat.federation}` + (toAct.has(seat.seat) && !st.round_over ? (burner ? " burner" : next ? " acting" : " may") : "")
       + (seat.place ? " out" : "") + (selected === seat.seat ? " selected" : "");
   }
@@ -178,8 +178,7 @@ function toast(message, kind = "") {
 }
 
 function actingSeat() {
-  if (!state) return null;
-  return (state.to_act || [])[0] ?? null;
+  return state ? Gouji.nextSeat(state) : null;
 }
 
 function seatForAction() {

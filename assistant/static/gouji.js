@@ -23,6 +23,17 @@ const Gouji = (() => {
   }
 
   const seatLabel = (seat) => `${seat + 1}号`;
+
+  // The seat everyone looks at: the 对头 answering a gouji play, else the first one to act.
+  function nextSeat(state) {
+    const toAct = (state && !state.round_over && state.to_act) || [];
+    const trick = state.trick || {};
+    if (trick.answer === "duitou" && trick.last_seat !== null) {
+      const duitou = (trick.last_seat + 3) % 6;
+      if (toAct.includes(duitou)) return duitou;
+    }
+    return toAct.length ? toAct[0] : null;
+  }
   const escapeHtml = (text) => String(text).replace(/[&<>"']/g,
     (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 
@@ -90,5 +101,5 @@ const Gouji = (() => {
     return {get state() { return state; }};
   }
 
-  return {PLACE, PLACE_EN, TRIBUTE, BURN, DECLARED, seatLabel, escapeHtml, cardTokens, cardsHtml, api, connect};
+  return {PLACE, PLACE_EN, TRIBUTE, BURN, DECLARED, seatLabel, nextSeat, escapeHtml, cardTokens, cardsHtml, api, connect};
 })();

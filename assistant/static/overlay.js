@@ -12,13 +12,13 @@
   if (scale !== 1) stage.style.transform = `scale(${scale})`;
 
   function render(st) {
-    const toAct = new Set(st.round_over ? [] : st.to_act || []);
+    const next = Gouji.nextSeat(st);
     document.getElementById("seats").innerHTML = (st.seats || []).map((seat) => {
       const tags = [];
       if (seat.place) tags.push(`<span class="tag place">${PLACE[seat.place]}</span>`);
       else if (seat.reported && seat.count > 0) tags.push(`<span class="tag report">报户</span>`);
       if (seat.opened) tags.push(`<span class="tag open">开点</span>`);
-      return `<div class="chip fed${seat.federation}${toAct.has(seat.seat) ? " acting" : ""}${seat.place ? " out" : ""}" data-seat="${seat.seat}">
+      return `<div class="chip fed${seat.federation}${next === seat.seat ? " acting" : ""}${seat.place ? " out" : ""}" data-seat="${seat.seat}">
         <div class="top"><span class="num">${seatLabel(seat.seat)}</span>${showNames ? `<span class="name">${escapeHtml(seat.name || "")}</span>` : ""}</div>
         <div class="bottom"><span class="count">${seat.count}<small>张</small></span>${tags.join("")}</div></div>`;
     }).join("");
