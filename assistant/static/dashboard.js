@@ -417,6 +417,7 @@ $("cancel-zones").addEventListener("click", () => { calibration = null; $("calib
   info = await api("GET", "/api/info");
   const rulesets = await api("GET", "/api/rulesets");
   $("ruleset-select").innerHTML = rulesets.map((r) => `<option value="${r}">${r}</option>`).join("");
+  $("live").classList.toggle("novideo", !info.video);
   if (info.video) {
     $("video").src = "/api/video.mjpg";
     $("video").hidden = false;

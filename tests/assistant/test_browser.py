@@ -39,6 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def shoot(page: Any, name: str, **options: Any) -> None:
     if os.environ.get("GOUJI_SCREENSHOTS"):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("document.querySelectorAll('.toast').forEach((t) => { t.style.display = 'none'; })")
         page.screenshot(path=str(SCREENSHOTS / name), **options)
 
 
