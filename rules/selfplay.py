@@ -148,6 +148,11 @@ def _lead(hand: Hand, ruleset: Ruleset, rng: random.Random, *, burning: bool) ->
     low = Rank.FOUR if ruleset.threes_last else Rank.THREE
     ranks = [r for r in range(low, Rank.ACE + 1) if hand[r]]
     specials = hand[_TWO] + hand[_SJ] + hand[_BJ]
+    if burning and len(ranks) <= 1 and not (ruleset.threes_last and hand[_THREE]):
+        # The whole hand in one play: a burner goes out (烧成功).
+        rank = ranks[0] if ranks else None
+        return Play(_RANKS[rank] if rank is not None else None, hand[rank] if rank else 0,
+                    hand[_TWO], hand[_SJ], hand[_BJ])
     if burning and specials and hand[_SJ] + hand[_BJ]:
         # A burner carries a joker in every play but the last.
         rank = rng.choice(ranks) if ranks else None
@@ -165,6 +170,14 @@ def _lead(hand: Hand, ruleset: Ruleset, rng: random.Random, *, burning: bool) ->
     n = hand[rank] if rng.random() < 0.7 else rng.randint(1, hand[rank])
     twos = rng.randint(0, hand[_TWO]) if hand[_TWO] and rng.random() < 0.1 else 0
     return Play(Rank(rank), n, twos, 0, 0)
+
+
+def _can_carry_jokers(hand: Hand, ruleset: Ruleset) -> bool:
+    """Enough jokers for a burner to carry one in each play but the burning one and the last."""
+    low = _FOUR if ruleset.threes_last else _THREE
+    groups = sum(1 for r in range(low, _ACE + 1) if hand[r]) + bool(
+        ruleset.threes_last and hand[_THREE])
+    return hand[_SJ] + hand[_BJ] >= groups - 2
 
 
 def random_round_events(rng: random.Random, match: Match, *, extras: bool = False
@@ -220,9 +233,14 @@ def _step(rng: random.Random, r: Round, hands: list[Hand], emit: Any, extras: bo
     last = t.plays[-1]
     for seat in r.to_act:
         burner = t.answer is Answer.DUITOU and seat in t.burners
-        # Burn rarely, and only with jokers to carry on; otherwise answer three times in four.
-        if rng.random() < (0.15 if burner else 0.75) and not (
-                burner and hands[seat][_SJ] + hands[seat][_BJ] < 2):
+        # Burn when the jokers last (sometimes recklessly: 烧失败 is a legal outcome);
+        # otherwise answer three times in four.
+        if burner:
+            jokers = hands[seat][_SJ] + hands[seat][_BJ]
+            chance = 0.6 if _can_carry_jokers(hands[seat], rs) else 0.1 if jokers >= 2 else 0
+        else:
+            chance = 0.75
+        if rng.random() < chance:
             options = [p for p in _answers(hands[seat], last.play, rs) if r.can_play(seat, p)]
             if options:
                 _play(r, hands, emit, seat, rng.choice(options))
