@@ -111,14 +111,19 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
         if now - last_shown < 1 / frame_rate:
             return
         last_shown = now
-        image = annotate(frame.image, detections, zones=[np.asarray(z) for z in zones()])
+        # The pipeline works in the table file's pixels (it scales other frame sizes to them);
+        # drawing in the same pixels keeps boxes, zones and the calibration view aligned.
+        image = frame.image
+        if (image.shape[1], image.shape[0]) != table.image_size:
+            image = cv2.resize(image, table.image_size, interpolation=cv2.INTER_AREA)
+        image = annotate(image, detections, zones=[np.asarray(z) for z in zones()])
         height, width = image.shape[:2]
         view = image if width <= MAX_VIEW_WIDTH else cv2.resize(
             image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),
             interpolation=cv2.INTER_AREA)
         ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if ok:
-            hub.publish(jpeg.tobytes(), (width, height))
+            hub.publish(jpeg.tobytes())
 
     def run(stop: threading.Event) -> None:
         pipeline.run(lambda event: submit_checked(live, event), on_frame=on_frame, stop=stop)

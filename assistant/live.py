@@ -227,11 +227,6 @@ class LiveGame:
     def resolution(self) -> Resolution:
         return self._resolution
 
-    def effective_events(self) -> list[dict[str, Any]]:
-        """The effective log as the rules engine replays it (for export)."""
-        with self._lock:
-            return [engine_event(e) for _, e in self._resolution.effective]
-
     def subscribe(self, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Register a page; its queue starts with a snapshot."""
         with self._lock:

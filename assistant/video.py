@@ -14,18 +14,15 @@ class FrameHub:
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
         self._index = 0
-        self.size: tuple[int, int] | None = None
-        """``(width, height)`` of the camera image, once a frame arrived."""
         self.active = False
         """Whether a video source feeds this hub."""
         self.closed = False
         """Set when the server stops, to end the open streams."""
 
-    def publish(self, jpeg: bytes, size: tuple[int, int]) -> None:
+    def publish(self, jpeg: bytes) -> None:
         with self._lock:
             self._jpeg = jpeg
             self._index += 1
-            self.size = size
 
     def latest(self) -> tuple[int, bytes | None]:
         """``(number, jpeg)`` of the newest frame (number 0 and ``None`` before the first)."""

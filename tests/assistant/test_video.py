@@ -38,11 +38,12 @@ def write_video(path: Path, frames: int = 18, size: tuple[int, int] = (320, 240)
 
 @pytest.fixture
 def table_with_video(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LiveServer:
-    """A server reading a short video of an empty table, with its table file."""
+    """A server reading a short 320×240 video of an empty table whose table file was drawn on
+    640×480 frames (a camera set to another resolution than at calibration)."""
     monkeypatch.setattr("vision.detector.Detector", NoCards)
     video, table = tmp_path / "game.mp4", tmp_path / "table.json"
     write_video(video)
-    TableLayout.default([(40, 20), (280, 20), (280, 220), (40, 220)], (320, 240)).save(table)
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
     return LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
                                                frame_rate=30)))
 
@@ -55,7 +56,7 @@ def test_video_frames_reach_the_page_with_the_seat_zones(table_with_video: LiveS
             assert time.monotonic() < deadline, "no frame arrived"
             time.sleep(0.05)
         image = cv2.imdecode(np.frombuffer(frame.content, np.uint8), cv2.IMREAD_COLOR)
-        assert image.shape == (240, 320, 3)
+        assert image.shape == (480, 640, 3)  # shown in the table file's pixels
         # the zones are drawn over the picture: seat 0's zone border is not table green
         assert (np.abs(image.astype(int) - (40, 110, 40)).sum(axis=2) > 120).any()
         with http.stream("GET", "/api/video.mjpg") as stream:
