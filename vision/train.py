@@ -192,6 +192,8 @@ class TrainConfig:
     """``last.pt`` of an interrupted run to continue (all other fields then come from that run)."""
     epochs: int = 20
     """Epochs of the learning-rate schedule."""
+    hours: float | None = None
+    """Train for this long instead: Ultralytics fits the epochs and the schedule to the time."""
     imgsz: int = 320
     """Training tile size (tiles are at native scale; the exported model runs at 640)."""
     batch: int = 16
@@ -251,12 +253,13 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
         "batch": config.batch, "workers": config.workers, "device": config.device,
         "project": str(config.project), "name": config.name, "exist_ok": True, "seed": config.seed,
         "deterministic": False, "plots": False, "amp": not on_cpu, "optimizer": "AdamW",
-        "lr0": config.lr0, "lrf": 0.05, "warmup_epochs": 1.0, "cos_lr": False,
+        "lr0": config.lr0, "lrf": 0.05, "cos_lr": False,
+        "warmup_epochs": 0.0 if config.weights else 1.0,  # fine-tuning starts from trained weights
         # the generator already varies pose, scale, light and occlusion; mirrored cards and
         # mosaics of tiles would show what no camera sees
         "mosaic": 0.0, "close_mosaic": 0, "fliplr": 0.0, "flipud": 0.0, "degrees": 0.0,
         "translate": 0.1, "scale": 0.3, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.3, "erasing": 0.0,
-        "patience": 1000, "val": True, "cache": False,
+        "patience": 1000, "val": True, "cache": False, "time": config.hours,
         "nbs": config.batch,  # one optimizer step per batch: few epochs fit in a CPU session
     }
     args.update(config.extra)

@@ -55,6 +55,8 @@ def register(subparsers: Any) -> None:
                        help="continue an interrupted run from its runs/NAME/weights/last.pt")
     run = train.add_argument_group("run")
     run.add_argument("--epochs", type=_positive_int, default=20, help="epochs (default 20)")
+    run.add_argument("--hours", type=float, metavar="H",
+                     help="train for H hours instead of --epochs (the schedule fits the time)")
     run.add_argument("--imgsz", type=_positive_int, default=320, help="tile size (default 320)")
     run.add_argument("--batch", type=_positive_int, default=16, help="batch size (default 16)")
     run.add_argument("--lr0", type=float, default=0.002, help="initial learning rate (default 0.002)")
@@ -110,7 +112,8 @@ def run_train(args: argparse.Namespace) -> int:
         val_count=args.val_count, real=args.real, workers=max(1, args.workers))
     config = training.TrainConfig(
         data=data, model=training.ModelSpec(args.model, args.width, args.depth),
-        weights=args.weights, resume=args.resume, epochs=args.epochs, imgsz=args.imgsz,
+        weights=args.weights, resume=args.resume, epochs=args.epochs, hours=args.hours,
+        imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
         export_every=args.export_every, real_val=real_val, threads=args.threads)
     best = training.train(config, command=command)
