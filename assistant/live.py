@@ -93,7 +93,9 @@ class LiveGame:
         with self._lock:
             game = store.create_game(self._conn, ruleset=ruleset or self.next_ruleset)
             store.set_setting(self._conn, game_id=game.id, key="names", value=self.names)
+            shown = self._state
             self._load(game, names=self.names, speech=self.speech)
+            self._state = shown  # so the change pushed to the pages is the whole difference
             self._publish()
             return game
 
@@ -103,12 +105,11 @@ class LiveGame:
         """Rebuild the match from the effective log (after a correction, an undo, a restart)."""
         self._match = rules.Match(ruleset=self.game.ruleset)
         self._engine_errors: list[dict[str, Any]] = []
-        self._resolution = Resolution(effective=[], status=resolution.status, held=resolution.held)
+        self._resolution = resolution
         self._feed.clear()
         feed_from = len(resolution.effective) - FEED_LENGTH
         for index, (seq, event) in enumerate(resolution.effective):
             self._apply(seq, event, announce=index >= feed_from, speak=False)
-        self._resolution = resolution
 
     def _apply(self, seq: int, event: dict[str, Any], *, announce: bool, speak: bool) -> None:
         try:

@@ -123,6 +123,9 @@ def test_the_stream_sends_a_snapshot_then_numbered_changes(
         change = socket.receive_json()
         assert change["kind"] == "change" and change["version"] == snapshot["version"] + 1
         assert "counts" in change["changes"] and "game" not in change["changes"]
+        client.post("/api/games")  # a new game: every page switches to it
+        change = socket.receive_json()
+        assert change["changes"]["round"] == 0 and change["changes"]["game"]["id"] == 2
 
 
 def test_actions_need_the_token_when_one_is_set(tmp_path: Path) -> None:
