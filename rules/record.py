@@ -45,7 +45,7 @@ def loads(text: str) -> list[tuple[int, Any]]:
     :func:`replay` to report.
     """
     items: list[tuple[int, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if not line.strip():
             continue
         try:

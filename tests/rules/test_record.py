@@ -92,3 +92,8 @@ def test_state_json_has_the_contract_keys():
     assert set(state["trick"]) == {"leader", "plays", "last_seat", "last_cards", "gouji",
                                    "answer", "luanchan"}
     json.dumps(state)   # JSON-ready
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_fine():
+    m = replay('\ufeff{"type":"round","first":0}\r\n{"type":"play","seat":0,"cards":"55"}\r\n')
+    assert m.errors == [] and m.to_json()["counts"]["0"] == 34
