@@ -1,4 +1,5 @@
-"""``gouji demo`` and ``gouji serve``: the dashboard, overlay and tribute table on a local server."""
+"""``gouji demo`` and ``gouji serve`` (the dashboard, overlay and tribute table on a local server)
+and ``gouji export`` (a stored game as its event log or a readable record)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,18 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--new-game", action="store_true", help="start a new game instead of resuming")
     serve.set_defaults(func=_serve)
 
+    export = subparsers.add_parser(
+        "export", help="write a stored game as its event log or as a readable record",
+        description="Print a game of the record store: the effective event log as JSON lines "
+                    "(what gouji replay replays), every stored event with corrections (raw), "
+                    "or the readable record with places, scores and tribute table (text).")
+    export.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
+                        help="record store (default ./gouji.sqlite3)")
+    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    export.add_argument("--format", choices=("jsonl", "raw", "text"), default="jsonl",
+                        help="jsonl (default), raw or text")
+    export.set_defaults(func=_export)
+
 
 def _demo(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"db": args.db, "new_game": True}
@@ -74,6 +87,23 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError("--source needs --table TABLE.json (the seat zones of that camera)")
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
                        "table": args.table})
+
+
+def _export(args: argparse.Namespace) -> int:
+    from assistant import record, store
+
+    if not args.db.is_file():
+        raise FileNotFoundError(f"no such record store: {args.db}")
+    conn = store.open_store(args.db)
+    game = store.get_game(conn, game_id=args.game) if args.game else store.latest_game(conn)
+    if game is None:
+        raise ValueError(f"no game {args.game} in {args.db}" if args.game else
+                         f"no game in {args.db}")
+    if args.format == "text":
+        print(record.text(conn, game_id=game.id), end="")
+    else:
+        print(record.jsonl(conn, game_id=game.id, raw=args.format == "raw"), end="")
+    return 0
 
 
 def _run(args: argparse.Namespace, options: dict[str, Any], *,

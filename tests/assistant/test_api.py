@@ -237,3 +237,23 @@ def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) 
     assert client.get("/api/state").status_code == 200
     rebound = client.get("/api/state", headers={"Host": "evil.example:8000"})
     assert rebound.status_code == 400
+
+
+def test_gouji_export_writes_what_gouji_replay_reproduces(
+        tmp_path: Path, game_events: list[dict[str, Any]],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with local_client(create_app(make_settings(tmp_path))) as client:
+        for event in first_round(game_events):
+            post(client, event)
+        state = client.get("/api/state").json()
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["export", "--db", db]) == 0
+    (tmp_path / "game.jsonl").write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["replay", str(tmp_path / "game.jsonl")]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    for key in ("finish_order", "scores", "counts", "places", "tribute", "history"):
+        assert replayed[key] == state[key], key
+    assert main(["export", "--db", db, "--game", "1", "--format", "text"]) == 0
+    assert "进贡 tribute for the next round" in capsys.readouterr().out
+    assert main(["export", "--db", db, "--game", "7"]) == 2
+    assert "no game 7" in capsys.readouterr().err
