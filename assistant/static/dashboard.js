@@ -108,6 +108,24 @@ function renderScores(st) {
     <tr><th>合计</th><th class="a">${scores["0"]}</th><th class="b">${scores["1"]}</th></tr>`;
 }
 
+function renderTribute(st) {
+  const rows = st.round_over ? st.tribute || [] : [];
+  $("tribute-box").hidden = !st.round_over;
+  $("tribute").innerHTML = rows.length ? rows.map((row) => {
+    const [zh, en] = Gouji.TRIBUTE[row.kind] || [row.kind, ""];
+    return `<tr data-kind="${row.kind}"><td><b>${zh}</b> <span class="en">${en}</span></td><td>${seatLabel(row.from)} → ${seatLabel(row.to)}</td>
+      <td>${row.cards} 张</td><td>${row.returned ? "还贡" : "不还"}</td></tr>`;
+  }).join("") : '<tr><td class="muted">无进贡 no tribute</td></tr>';
+}
+
+// A refused event among the latest ones: the referee must see it at once.
+function renderAlert(st) {
+  const recent = (st.log || []).slice(-3).reverse();
+  const refused = recent.find((r) => r.error && r.status === "effective");
+  $("alert").hidden = !refused;
+  if (refused) $("alert").textContent = `#${refused.seq} 规则拒绝 refused: ${refused.error} — 改正 E · 撤销 Z`;
+}
+
 function renderFeed(st) {
   const feed = (st.feed || []).slice().reverse();
   $("feed").innerHTML = feed.map((f) => `<li>${escapeHtml(f.text)}</li>`).join("");
@@ -128,6 +146,8 @@ function render(st, changed) {
   if (has("log") || has("errors")) renderLog(st);
   if (has("held")) renderHeld(st);
   renderScores(st);
+  renderTribute(st);
+  renderAlert(st);
   if (has("feed")) { renderFeed(st); speak(st, changed); }
   if (has("next_ruleset")) $("ruleset-select").value = st.next_ruleset;
   $("sound").textContent = soundOn && st.speech ? "♪ 播报 开 on" : "♪ 播报 关 off";

@@ -116,6 +116,7 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
     for seat, place in state["places"].items():
         if place:
             expect(page.locator(f'.seat[data-seat="{seat}"] .badge-place')).to_be_visible()
+    expect(page.locator("#tribute tr[data-kind]")).to_have_count(len(state["tribute"]))
 
     page.goto(server.url + "/tribute")
     rows = page.locator('.round[data-round="1"] tr[data-kind]')
@@ -139,9 +140,10 @@ def correct_and_undo_in_the_page(page: Any, http: httpx.Client, event: dict[str,
                                  played: list[dict[str, Any]]) -> None:
     """Vision got a play wrong: the operator fixes it in the page, then takes both back (Z)."""
     seat = event["seat"]
-    cards = rules.parse_cards(event["cards"])
-    wrong_cards = rules.format_cards(cards[1:] or cards * 2)
-    wrong = http.post("/api/events", json={**event, "cards": wrong_cards, "source": "vision"}).json()
+    # a misread card: 3 and 4 together are no play, so the rules refuse it
+    wrong = http.post("/api/events", json={**event, "cards": "3 4", "source": "vision"}).json()
+    assert wrong["error"]
+    expect(page.locator("#alert")).to_contain_text(f'#{wrong["seq"]} 规则拒绝')
     page.locator(f'#log li[data-seq="{wrong["seq"]}"] button[data-fix]').click()
     expect(page.locator("#correct-dialog")).to_be_visible()
     page.fill("#correct-cards", event["cards"])
@@ -149,6 +151,7 @@ def correct_and_undo_in_the_page(page: Any, http: httpx.Client, event: dict[str,
     expect(page.locator(f'#log li[data-seq="{wrong["seq"]}"]')).to_have_class("replaced")
     right = rules.replay([*played, event]).to_json()["counts"][str(seat)]
     expect(seat_count(page, seat)).to_have_text(f"{right}张")
+    expect(page.locator("#alert")).to_be_hidden()
     before = rules.replay(played).to_json()["counts"][str(seat)]
     page.keyboard.press("z")  # undo the correction ...
     expect(page.locator(f'#log li[data-seq="{wrong["seq"] + 1}"]')).to_have_class("withdrawn")
