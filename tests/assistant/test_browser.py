@@ -204,3 +204,21 @@ def test_screenshot_of_the_demo_with_its_live_view(browser: Any, tmp_path: Path)
                                timeout=280_000)
         shoot(page, "dashboard-live.png")
         page.close()
+
+
+def test_the_operator_token_from_the_printed_link_is_kept_by_the_page(
+        browser: Any, tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, token="s3cret"))
+    with LiveServer(app) as server:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("#turn-text")).to_have_text("等待开局")
+        page.keyboard.press("n")  # next round, without the token
+        expect(page.locator("#toast")).to_contain_text("operator token required")
+        page.goto(server.url + "/?token=s3cret")
+        assert page.url == server.url + "/"  # the token leaves the address bar at once
+        page.reload()
+        expect(page.locator("#turn-text")).to_have_text("等待开局")
+        page.keyboard.press("n")
+        expect(page.locator("#round")).to_have_text("第 1 局")
+        page.close()
