@@ -56,6 +56,8 @@ class PipelineStats:
     """Wall-clock seconds spent, reading frames included."""
     detector_calls: int = 0
     """Detector runs (one per zone crop, or per frame without zones)."""
+    detector_seconds: float = 0.0
+    """Wall-clock seconds spent in those runs."""
     plays: int = 0
     """Plays committed."""
     held: int = 0
@@ -198,11 +200,15 @@ class Pipeline:
         return self.source
 
     def _detect(self, image: NDArray[np.uint8], seats: list[int]) -> Detections:
+        started = time.perf_counter()
         if self.per_zone:
             self.stats.detector_calls += len(seats)
-            return self.zones.detect(image, self.detector, seats)
-        self.stats.detector_calls += 1
-        return self.detector(image)
+            found = self.zones.detect(image, self.detector, seats)
+        else:
+            self.stats.detector_calls += 1
+            found = self.detector(image)
+        self.stats.detector_seconds += time.perf_counter() - started
+        return found
 
     def _round_event(self, play: Event) -> Event | None:
         """A ``round`` event when ``play`` is the first of a round the match has not begun."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -117,8 +118,9 @@ def main() -> int:
         lat = sorted(s.latencies)
         print(f"seed {r['seed']}: {r['score'].summary()}; same finish/counts/tribute: "
               f"{r['same_game']}; {s.frames} frames at {s.fps:.1f} frames/s, "
-              f"{s.detector_calls} detector runs; event latency median "
-              f"{1000 * statistics.median(lat) if lat else 0:.1f} ms, max "
+              f"{s.detector_calls} detector runs in {s.detector_seconds:.1f} s; event latency median "
+              f"{1000 * statistics.median(lat) if lat else 0:.1f} ms, 95th percentile "
+              f"{1000 * lat[int(0.95 * (len(lat) - 1))] if lat else 0:.1f} ms, max "
               f"{1000 * max(lat) if lat else 0:.1f} ms"
               + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
                  f"came to rest" if r["lag"] else ""))
@@ -128,7 +130,8 @@ def main() -> int:
           f"phantom {sum(r['score'].phantom for r in results)}, "
           f"held {sum(r['score'].held for r in results)}, "
           f"same game {sum(r['same_game'] for r in results)}/{len(results)}, "
-          f"{frames_total / seconds_total:.1f} frames/s")
+          f"{frames_total / seconds_total:.1f} frames/s; machine load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 

@@ -74,7 +74,7 @@ def process_command(args: argparse.Namespace) -> int:
     latency = (f", latency median {1000 * sorted(stats.latencies)[len(stats.latencies) // 2]:.0f} ms"
                if stats.latencies else "")
     print(f"{stats.frames} frames in {stats.seconds:.1f} s: {stats.fps:.1f} frames/s "
-          f"({stats.detector_calls} detector runs{latency})")
+          f"({stats.detector_calls} detector runs taking {stats.detector_seconds:.1f} s{latency})")
     print(f"plays committed: {stats.plays}, held for review: {stats.held}, "
           f"tricks gathered: {stats.collects}")
     if stats.capture is not None and stats.capture.dropped:
