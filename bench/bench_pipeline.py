@@ -57,8 +57,7 @@ class Oracle:
 
 
 def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
-    state = rules.replay([{k: v for k, v in e.items() if k not in ("review", "reason")}
-                          for e in events], ruleset=ruleset).to_json()
+    state = rules.replay(events, ruleset=ruleset).to_json()
     return {key: state.get(key) for key in ("finish_order", "counts", "tribute")}
 
 
@@ -86,8 +85,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
 
     def on_event(event: dict[str, Any]) -> None:
         events.append(event)
-        match.apply({k: v for k, v in event.items() if k not in ("review", "reason")},
-                    line=len(events))
+        match.apply(event, line=len(events))
 
     stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                      window=args.window, per_zone=per_zone).run(on_event)

@@ -40,8 +40,7 @@ class Oracle:
 
 
 def outcome(events):
-    state = rules.replay([{k: v for k, v in e.items() if k not in ("review", "reason")}
-                          for e in events]).to_json()
+    state = rules.replay(events).to_json()
     return {key: state[key] for key in ("finish_order", "counts", "tribute")}
 
 
@@ -60,8 +59,7 @@ def test_with_exact_boxes_every_play_and_the_outcome_come_back(game):
 
     def on_event(event):
         events.append(event)
-        match.apply({k: v for k, v in event.items() if k not in ("review", "reason")},
-                    line=len(events))
+        match.apply(event, line=len(events))
 
     Pipeline(oracle.follow(frames(game.video)), TableLayout.load(game.table), oracle,
              match=match, per_zone=False).run(on_event)
