@@ -55,7 +55,7 @@ FRAME_SIZE = (1280, 720)
 
 _PLAY_SIDE = 600.0     # play area side on the table plane, in table-plane pixels
 _CANVAS_SIDE = 1500    # table-top texture side, table-plane pixels (reaches past the image)
-_CARD_HEIGHT = 100.0   # card height on the table plane
+_CARD_HEIGHTS = (90.0, 112.0)  # range of card heights on the table plane, per game
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +221,8 @@ class _Director:
         self.rng = rng
         self.camera = _Camera(rng)
         self.light = _Light(rng)
+        self.card_height = float(rng.uniform(*_CARD_HEIGHTS))
+        """Card height on the table plane, in the same pixels as the 600-pixel play area."""
         self.style: DeckStyle = (DECK_STYLES[int(rng.integers(len(DECK_STYLES)))]
                                  if rng.random() < 0.5 else random_deck_style(rng))
         texture = make_table_texture(_CANVAS_SIDE, _CANVAS_SIDE, rng)
@@ -251,7 +253,7 @@ class _Director:
         out = self.facing(seat)
         side = np.array([-out[1], out[0]])
         depth = _PLAY_SIDE * (0.34 - 0.085 * min(k, 2))
-        sideways = _CARD_HEIGHT * (0.45 * ((k % 3) - 1) + self.rng.uniform(-0.08, 0.08))
+        sideways = self.card_height * (0.45 * ((k % 3) - 1) + self.rng.uniform(-0.08, 0.08))
         centre = self.centre + out * depth + side * sideways
         # Cards upright for their player: the card's top points at the table centre.
         turn = math.degrees(math.atan2(out[0], -out[1])) + 180.0 + self.rng.uniform(-12, 12)
@@ -259,7 +261,7 @@ class _Director:
 
     def fan(self, count: int, centre: NDArray[np.float64], turn: float) -> list[NDArray[np.float64]]:
         spacing = 0.3 if count <= 6 else 0.24
-        return fan_quads(count, (float(centre[0]), float(centre[1])), _CARD_HEIGHT, turn,
+        return fan_quads(count, (float(centre[0]), float(centre[1])), self.card_height, turn,
                          spacing=spacing, arc=float(self.rng.normal(0, 1.5)))
 
     # -- drawing ------------------------------------------------------------------------
@@ -315,15 +317,15 @@ class _Director:
             ease = 1 - (1 - (step + 1) / steps_in) ** 2
             offset = out * (start - 0.34 * _PLAY_SIDE) * (1 - ease)
             carried = [_Card(c.rank, c.suit, c.quad + offset) for c in cards]
-            grip = centre + offset + out * _CARD_HEIGHT * 0.55
-            image, layers = self._frame(carried, (grip, _CARD_HEIGHT * 0.8), seat)
+            grip = centre + offset + out * self.card_height * 0.55
+            image, layers = self._frame(carried, (grip, self.card_height * 0.8), seat)
             film.write(image, layers=layers)
         for card in cards:
             self._lay(card)
         for step in range(steps_out):
-            grip = centre + out * (_CARD_HEIGHT * 0.55 + (start - 0.2 * _PLAY_SIDE)
+            grip = centre + out * (self.card_height * 0.55 + (start - 0.2 * _PLAY_SIDE)
                                    * (step + 1) / steps_out)
-            image, layers = self._frame([], (grip, _CARD_HEIGHT * 0.8), seat)
+            image, layers = self._frame([], (grip, self.card_height * 0.8), seat)
             film.write(image, layers=layers)
         still = film.t
         image, layers = self._frame([], None, seat)
@@ -350,7 +352,7 @@ class _Director:
         steps = max(4, round(film.fps * 0.5))
         for step in range(steps):
             grip = self.centre + out * _PLAY_SIDE * (0.1 + 0.6 * step / steps)
-            image, layers = self._frame([], (grip, _CARD_HEIGHT * 0.9), winner)
+            image, layers = self._frame([], (grip, self.card_height * 0.9), winner)
             film.write(image, layers=layers)
             if step == steps // 2:  # the cards leave with the hand onto the pile
                 for card in self.table.cards[-3:]:
