@@ -31,24 +31,39 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import rules
 from assistant.pipeline import Pipeline
 from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
+from vision.detections import Detections
 from vision.render_game import render_game, truth_detections
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 class Oracle:
-    """A perfect detector: the rendered truth boxes of the frame being processed (whole frame)."""
+    """The rendered truth boxes of the frame being processed (whole frame): a perfect detector,
+    or, with ``miss``/``confuse``, one that drops a card or reads another rank that often."""
 
-    def __init__(self, per_frame: list[Any]) -> None:
+    def __init__(self, per_frame: list[Any], *, miss: float = 0.0, confuse: float = 0.0,
+                 seed: int = 0) -> None:
         self.per_frame, self.index = per_frame, 0
+        self.miss, self.confuse = miss, confuse
+        self.rng = np.random.default_rng(seed)
 
     def __call__(self, image: Any) -> Any:
-        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
+        found = self.per_frame[min(self.index, len(self.per_frame) - 1)]
+        if not (self.miss or self.confuse) or not len(found):
+            return found
+        kept = found[self.rng.random(len(found)) >= self.miss]
+        classes = kept.class_id.copy()
+        wrong = self.rng.random(len(kept)) < self.confuse
+        classes[wrong] = (classes[wrong] + self.rng.integers(1, 15, int(wrong.sum()))) % 15
+        confidence = np.where(wrong, 0.4, 0.95).astype(np.float32)
+        return Detections(xyxy=kept.xyxy, confidence=confidence, class_id=classes)
 
     def follow(self, source: Any) -> Any:
         for frame in source:
@@ -75,7 +90,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     table = TableLayout.load(folder / "table.json")
     source: Any = frames(folder / "game.mp4")
     if args.oracle:
-        oracle = Oracle(truth_detections(folder))
+        oracle = Oracle(truth_detections(folder), miss=args.miss, confuse=args.confuse,
+                        seed=seed)
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector
@@ -102,6 +118,11 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102])
     parser.add_argument("--cache", default=str(ROOT / "cache" / "bench-games"))
     parser.add_argument("--oracle", action="store_true", help="exact boxes instead of the model")
+    parser.add_argument("--miss", type=float, default=0.0,
+                        help="with --oracle: chance that a card is not detected")
+    parser.add_argument("--confuse", type=float, default=0.0,
+                        help="with --oracle: chance that a card is read as another rank "
+                             "(at confidence 0.4)")
     parser.add_argument("--model", default=None, help="ONNX model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ruleset", default="qingdao")

@@ -82,13 +82,16 @@ def _intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
 
 
 def match_boxes(current: Detections, reference: Detections, *, iou: float,
-                cover: float | None = None) -> NDArray[np.int_]:
+                cover: float | None = None, same_place: float | None = None
+                ) -> NDArray[np.int_]:
     """Pair each current box with at most one reference box of the same class.
 
     Pairs qualify by IoU ≥ ``iou`` or, when ``cover`` is given, by the current box lying at
     least that much inside the reference box (a remembered card now partly covered shows a
-    smaller visible box inside its old one). Best pairs are taken first (greedy; plenty for
-    still cards, where true pairs overlap almost exactly).
+    smaller visible box inside its old one). With ``same_place``, boxes of any class whose
+    IoU reaches it pair too: a card that has not moved is the same card even when the detector
+    reads it differently this time. Same-class pairs go first, then the best overlaps (greedy;
+    plenty for still cards, where true pairs overlap almost exactly).
 
     Returns:
         For each current box, the index of its reference box, or −1.
@@ -98,6 +101,12 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     >>> match_boxes(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10]), iou=0.5).tolist()
     [0, -1]
     >>> match_boxes(d([0, 0, 4, 10]), d([0, 0, 10, 10]), iou=0.5, cover=0.8).tolist()
+    [0]
+    >>> other = Detections(xyxy=np.array([[0, 0, 10, 10]], np.float32),
+    ...                    confidence=np.ones(1, np.float32), class_id=np.array([5]))
+    >>> match_boxes(other, d([0, 0, 10, 10]), iou=0.5).tolist()
+    [-1]
+    >>> match_boxes(other, d([0, 0, 10, 10]), iou=0.5, same_place=0.85).tolist()
     [0]
     """
     result = np.full(len(current), -1, np.int_)
@@ -112,7 +121,12 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
         inside = inter / np.maximum(area_c[:, None], 1e-9)
         ok |= inside >= cover
         score = np.maximum(score, inside)
-    ok &= current.class_id[:, None] == reference.class_id[None, :]
+    same_class = current.class_id[:, None] == reference.class_id[None, :]
+    ok &= same_class
+    if same_place is not None:
+        reread = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0) >= same_place
+        ok |= reread
+    score = score + same_class  # a same-class pair beats any other
     used = np.zeros(len(reference), bool)
     for flat in np.argsort(-np.where(ok, score, -1.0), axis=None):
         i, j = divmod(int(flat), len(reference))
@@ -161,6 +175,8 @@ class PlaySegmenter:
         memory_iou: IoU for "a card remembered from earlier in the trick".
         memory_cover: fraction of a visible box inside a remembered box for "the same card,
             now partly covered".
+        reread_iou: IoU with a remembered card above which a box is that card whatever rank
+            the detector reads now (cards lying still do not change).
         group_gap: new cards closer than this × their short side belong to one play.
     """
 
@@ -168,7 +184,7 @@ class PlaySegmenter:
                  review_conf: float = 0.5, prior: Prior | None = None,
                  gather: GatherRule | None = None, still_iou: float = 0.6,
                  memory_iou: float = 0.5, memory_cover: float = 0.8,
-                 group_gap: float = 0.6) -> None:
+                 reread_iou: float = 0.85, group_gap: float = 0.6) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -178,6 +194,7 @@ class PlaySegmenter:
         self.still_iou = still_iou
         self.memory_iou = memory_iou
         self.memory_cover = memory_cover
+        self.reread_iou = reread_iou
         self.group_gap = group_gap
         self.reset()
 
@@ -239,7 +256,8 @@ class PlaySegmenter:
 
     def _commit(self, current: Detections, t: float) -> list[Event]:
         events: list[Event] = []
-        known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover)
+        known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover,
+                            same_place=self.reread_iou)
         seen_before = known >= 0
         still_visible = int(seen_before.sum())
         if self.gather.gathered(remembered=len(self._memory), still_visible=still_visible):
@@ -259,7 +277,7 @@ class PlaySegmenter:
                                       class_id=memory.class_id, data=memory.data)
         if len(self._leftovers):
             stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
-                                cover=self.memory_cover) >= 0
+                                cover=self.memory_cover, same_place=self.reread_iou) >= 0
             self._leftovers = current[stray]
             seen_before |= stray
         new = current[~seen_before]

@@ -171,3 +171,11 @@ def test_reset_forgets_the_trick(segmenter):
     hold(segmenter, pair, 0.0, 1.0)
     segmenter.reset()
     assert plays(hold(segmenter, pair, 0.0, 1.0)) == [(0, "99")]
+
+
+def test_a_remembered_card_read_as_another_rank_later_is_no_new_play(segmenter):
+    events = hold(segmenter, cards(*fan("999", 600, 560)), 0.0, 1.0)
+    # The zone is detected again (a neighbour's hand passed) and one 9 now reads as an 8.
+    reread = cards(("9", 600, 560), ("8", 614, 560), ("9", 628, 560), *fan("TTT", 860, 480))
+    events += hold(segmenter, reread, 1.0, 1.0)
+    assert plays(events) == [(0, "999"), (1, "TTT")]
