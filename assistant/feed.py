@@ -52,7 +52,15 @@ class Feeder:
 
 
 def submit_checked(live: LiveGame, event: dict[str, Any]) -> None:
-    """Validate ``event`` like the API does; a bad one is logged and dropped."""
+    """Validate ``event`` like the API does; a bad one is logged and dropped.
+
+    Keys the log does not know are dropped (and logged) rather than the whole event: losing a
+    play the camera saw is worse than losing a detail of it.
+    """
+    unknown = event.keys() - EventIn.model_fields.keys()
+    if unknown:
+        log.warning("ignoring unknown keys %s of %s", sorted(unknown), event)
+        event = {k: v for k, v in event.items() if k not in unknown}
     try:
         live.submit(EventIn.model_validate(event).to_event())
     except (ValidationError, ValueError, LookupError) as exc:

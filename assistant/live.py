@@ -31,7 +31,7 @@ FEED_LENGTH = 30
 """Announcements kept for the feed (and rebuilt after a restart)."""
 LOG_LENGTH = 40
 """Recent stored events shown with their standing in the dashboard's log."""
-_ASSISTANT_KEYS = ("fixes", "review")
+_ASSISTANT_KEYS = ("fixes", "review", "reason")
 
 
 def engine_event(event: dict[str, Any]) -> dict[str, Any]:

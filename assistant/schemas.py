@@ -51,6 +51,8 @@ class EventIn(BaseModel):
     source: Literal["vision", "operator", "inferred"] = "operator"
     conf: float | None = Field(default=None, ge=0, le=1)
     review: bool = False
+    reason: str | None = Field(default=None, max_length=300,
+                               description="why vision holds the play for review")
     fixes: Seq | None = None
 
     @field_validator("cards")
@@ -83,7 +85,7 @@ class EventIn(BaseModel):
                  if getattr(self, name) is not None and name not in allowed]
         if extra:
             raise ValueError(f"a {self.type!r} event takes no {', '.join(extra)}")
-        if self.review and self.type != "play":
+        if (self.review or self.reason is not None) and self.type != "play":
             raise ValueError("only plays can be held for review")
         return self
 

@@ -91,7 +91,8 @@ function renderLog(st) {
 function renderHeld(st) {
   const held = st.held || [];
   $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}"><span class="what">#${r.seq} ${describe(r.event)}
-      ${r.event.conf !== undefined ? `<span class="muted">conf ${Number(r.event.conf).toFixed(2)}</span>` : ""}</span>
+      ${r.event.conf !== undefined ? `<span class="muted">conf ${Number(r.event.conf).toFixed(2)}</span>` : ""}
+      ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
 }
@@ -313,6 +314,7 @@ const ACTIONS = {
 };
 
 async function run(action) {
+  if (!state && action !== "help") return toast("连接中… connecting");
   try { await ACTIONS[action](); } catch (error) { toast(error.message); }
 }
 

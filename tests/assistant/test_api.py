@@ -9,11 +9,13 @@ from typing import Any
 
 import pytest
 from assistant_helpers import first_round, local_client, make_settings, post
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import rules
 from assistant.app import create_app
 from assistant.cli import main
+from assistant.feed import submit_checked
 from rules.selfplay import random_match
 from tracker.table import TableLayout
 
@@ -257,3 +259,14 @@ def test_gouji_export_writes_what_gouji_replay_reproduces(
     assert "进贡 tribute for the next round" in capsys.readouterr().out
     assert main(["export", "--db", db, "--game", "7"]) == 2
     assert "no game 7" in capsys.readouterr().err
+
+
+def test_vision_events_keep_their_reason_and_lose_only_unknown_keys(
+        app: FastAPI, client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    live = app.state.live
+    submit_checked(live, {**game_events[0], "source": "inferred"})
+    submit_checked(live, {**game_events[1], "t": 3.5, "source": "vision", "conf": 0.31,
+                          "review": True, "reason": "low confidence", "boxes": [[1, 2, 3, 4]]})
+    held = client.get("/api/state").json()["held"]
+    assert [h["event"]["reason"] for h in held] == ["low confidence"]
+    assert "boxes" not in held[0]["event"]

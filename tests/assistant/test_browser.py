@@ -6,6 +6,7 @@ Set ``GOUJI_SCREENSHOTS=1`` to also write the README's screenshots into ``docs/s
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,7 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server.url + "/")
-    expect(page.locator("#turn-text")).to_have_text("等待开局")
+    expect(page.locator("#connection")).to_have_class(re.compile("online"))
     http = httpx.Client(base_url=server.url)
     assert http.put("/api/names", json={"names": NAMES}).status_code == 200
     expect(page.locator('.seat[data-seat="0"] .name')).to_have_text(NAMES[0])
@@ -212,13 +213,13 @@ def test_the_operator_token_from_the_printed_link_is_kept_by_the_page(
     with LiveServer(app) as server:
         page = browser.new_page()
         page.goto(server.url + "/")
-        expect(page.locator("#turn-text")).to_have_text("等待开局")
+        expect(page.locator("#connection")).to_have_class(re.compile("online"))
         page.keyboard.press("n")  # next round, without the token
         expect(page.locator("#toast")).to_contain_text("operator token required")
         page.goto(server.url + "/?token=s3cret")
         assert page.url == server.url + "/"  # the token leaves the address bar at once
         page.reload()
-        expect(page.locator("#turn-text")).to_have_text("等待开局")
+        expect(page.locator("#connection")).to_have_class(re.compile("online"))
         page.keyboard.press("n")
         expect(page.locator("#round")).to_have_text("第 1 局")
         page.close()

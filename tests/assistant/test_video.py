@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,7 @@ def test_dragging_a_seat_zone_corner_saves_the_table_file(
         page.goto(server.url + "/")
         expect = pytest.importorskip("playwright.sync_api").expect
         expect(page.locator("#video")).to_be_visible()
+        expect(page.locator("#connection")).to_have_class(re.compile("online"))
         page.keyboard.press("k")
         handle = page.locator("#zones circle.handle").nth(1)  # seat 0's outer corner
         expect(handle).to_be_visible()
