@@ -52,7 +52,9 @@ class Subscription:
     """One open page's queue of messages, fed from any thread."""
 
     loop: asyncio.AbstractEventLoop
+    """The event loop of the page's WebSocket handler."""
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    """Messages waiting to be sent; ``None`` ends the connection."""
 
     def send(self, message: dict[str, Any] | None) -> None:
         self.loop.call_soon_threadsafe(self._put, message)
