@@ -14,5 +14,6 @@ router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 def overlay(request: Request) -> HTMLResponse:
     """The overlay. URL parameters: ``layout`` = ``bar`` (bottom strip, default) | ``ring``
     (seats around the table) | ``side`` (right column); ``names=0`` hides names; ``score=0``
-    hides the score; ``scale`` (0.5–2) resizes everything."""
+    hides the score; ``scale`` (0.5–2) resizes everything; ``status=0`` never shows the
+    reconnecting notice (otherwise shown after 3 s without the server)."""
     return templates.TemplateResponse(request, "overlay.html")

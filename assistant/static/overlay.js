@@ -31,5 +31,12 @@
     score.hidden = !showScore;
     score.innerHTML = `<small>${st.round ? `第 ${st.round} 局 ` : ""}</small><span class="a">${scores["0"]}</span> : <span class="b">${scores["1"]}</span>`;
   }
-  Gouji.connect(render, (online) => { document.getElementById("offline").hidden = online; });
+  // A short drop (OBS reloading, a server restart) stays off the air; a long one shows.
+  const showStatus = params.get("status") !== "0";
+  let offlineTimer = null;
+  Gouji.connect(render, (online) => {
+    clearTimeout(offlineTimer);
+    if (online) document.getElementById("offline").hidden = true;
+    else if (showStatus) offlineTimer = setTimeout(() => { document.getElementById("offline").hidden = false; }, 3000);
+  });
 })();
