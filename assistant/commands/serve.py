@@ -81,12 +81,33 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if args.table is not None and not args.table.is_file():
-        raise FileNotFoundError(f"no such table file: {args.table}")
     if args.source is not None and args.table is None:
         raise ValueError("--source needs --table TABLE.json (the seat zones of that camera)")
+    if args.table is not None and not args.table.is_file():
+        if args.source is None:
+            raise FileNotFoundError(f"no such table file: {args.table}")
+        _start_table(args.source, args.table)
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
                        "table": args.table})
+
+
+def _start_table(source: str, path: Path) -> None:
+    """A first table file for a new camera: six even zones over the middle of its picture,
+    to be dragged into place in the dashboard (calibrate, K)."""
+    from tracker.table import TableLayout
+    from vision.capture import frames
+
+    capture = frames(source)
+    frame = next(iter(capture), None)
+    capture.close()
+    if frame is None:
+        raise FileNotFoundError(f"no picture from {source}")
+    height, width = frame.image.shape[:2]
+    x, y = 0.15 * width, 0.08 * height
+    TableLayout.default([(x, y), (width - x, y), (width - x, height - y), (x, height - y)],
+                        (width, height)).save(path)
+    print(f"gouji serve: new table file {path} with even seat zones: calibrate them in the "
+          "dashboard (K)")
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -227,6 +227,7 @@ def test_the_scripted_demo_plays_its_game_and_resumes_after_a_restart(tmp_path: 
 @pytest.mark.parametrize(("argv", "message"), [
     (["serve", "--source", "0"], "--source needs --table"),
     (["serve", "--table", "missing.json"], "no such table file"),
+    (["serve", "--source", "missing.mp4", "--table", "new.json"], "missing.mp4"),
     (["serve", "--ruleset", "poker"], "poker"),
 ])
 def test_serve_refuses_bad_options_in_one_line(

@@ -101,3 +101,14 @@ def test_dragging_a_seat_zone_corner_saves_the_table_file(
             else:
                 assert new == pytest.approx(old, abs=0.5)
     assert after[0][1] != corner
+
+
+def test_a_new_camera_gets_a_first_table_file_to_calibrate(tmp_path: Path) -> None:
+    from assistant.commands.serve import _start_table
+
+    write_video(tmp_path / "camera.mp4")
+    _start_table(str(tmp_path / "camera.mp4"), tmp_path / "table.json")
+    layout = TableLayout.load(tmp_path / "table.json")
+    assert layout.image_size == (320, 240)
+    centres = [tuple(np.mean(seat.polygon, axis=0)) for seat in layout.seats]
+    assert [layout.seat_at(centre) for centre in centres] == list(range(6))
