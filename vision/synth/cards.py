@@ -43,7 +43,9 @@ CARD_WIDTH = 250
 CARD_HEIGHT = 350
 """Height in pixels of a rendered card (63 x 88 mm proportions)."""
 
-RANKS: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
+RANKS: tuple[str, ...] = (
+    "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ",
+)
 """Face ranks in the notation of :mod:`vision.classes` (jokers take no suit)."""
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 """Suits: spades, hearts, diamonds, clubs."""
@@ -165,7 +167,7 @@ def random_deck_style(rng: np.random.Generator, name: str | None = None) -> Deck
     else:
         colours = (black, red, red, black)
     paper_level = int(rng.integers(225, 256))
-    paper = (min(255, paper_level - int(rng.integers(0, 18))), min(255, paper_level - int(rng.integers(0, 8))),
+    paper = (paper_level - int(rng.integers(0, 18)), paper_level - int(rng.integers(0, 8)),
              paper_level)
     seed = int(rng.integers(0, 2**31))
     return DeckStyle(
@@ -249,7 +251,8 @@ def _glyph(text: str, font: int, weight: float, italic: bool) -> NDArray[np.floa
     thickness = max(1, round(weight * 110))
     canvas = np.zeros((height * 2, height * (len(text) + 1) * 2), np.uint8)
     font_face = font | (cv2.FONT_ITALIC if italic else 0)
-    cv2.putText(canvas, text, (20, int(height * 1.5)), font_face, scale, 255, thickness, cv2.LINE_AA)
+    cv2.putText(canvas, text, (20, int(height * 1.5)), font_face, scale, 255, thickness,
+                cv2.LINE_AA)
     return _crop(canvas)
 
 
@@ -299,8 +302,9 @@ def _crop(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     return mask
 
 
-def _blit(image: NDArray[np.uint8], mask: NDArray[np.float32], box: tuple[float, float, float, float],
-          colour: BGR, *, keep_aspect: bool = False, flip: bool = False) -> None:
+def _blit(image: NDArray[np.uint8], mask: NDArray[np.float32],
+          box: tuple[float, float, float, float], colour: BGR, *, keep_aspect: bool = False,
+          flip: bool = False) -> None:
     """Paint ``colour`` through ``mask`` resized into ``box`` (x0, y0, x1, y1) of ``image``."""
     x0, y0, x1, y1 = box
     w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
@@ -318,8 +322,8 @@ def _blit(image: NDArray[np.uint8], mask: NDArray[np.float32], box: tuple[float,
         return
     alpha = resized[cy0 - yi:cy1 - yi, cx0 - xi:cx1 - xi, None]
     region = image[cy0:cy1, cx0:cx1, :3].astype(np.float32)
-    image[cy0:cy1, cx0:cx1, :3] = (region * (1 - alpha) + np.array(colour, np.float32) * alpha).astype(
-        np.uint8)
+    ink = np.array(colour, np.float32)
+    image[cy0:cy1, cx0:cx1, :3] = (region * (1 - alpha) + ink * alpha).astype(np.uint8)
 
 
 def _blank(style: DeckStyle) -> NDArray[np.uint8]:
@@ -374,7 +378,8 @@ def _draw_index(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle
     y0 = rank_box[1]
     cx = (rank_box[0] + rank_box[2]) / 2
     pip_h = glyph_h * 0.75
-    pip_box = (cx - pip_h * 0.45, y0 + glyph_h * 1.15, cx + pip_h * 0.45, y0 + glyph_h * 1.15 + pip_h)
+    pip_top = y0 + glyph_h * 1.15
+    pip_box = (cx - pip_h * 0.45, pip_top, cx + pip_h * 0.45, pip_top + pip_h)
     for mask, box, keep_aspect in [(glyph, b, False) for b in _corner_boxes(rank_box, style)] + [
             (_suit_shape(suit), b, True) for b in _corner_boxes(pip_box, style)]:
         _blit(image, mask, box, colour, keep_aspect=keep_aspect, flip=box[1] > CARD_HEIGHT / 2)
@@ -385,7 +390,8 @@ def _corner_boxes(box: tuple[float, float, float, float],
     x0, y0, x1, y1 = box
     boxes = [box, (CARD_WIDTH - x1, CARD_HEIGHT - y1, CARD_WIDTH - x0, CARD_HEIGHT - y0)]
     if style.four_corner_index:
-        boxes += [(CARD_WIDTH - x1, y0, CARD_WIDTH - x0, y1), (x0, CARD_HEIGHT - y1, x1, CARD_HEIGHT - y0)]
+        boxes += [(CARD_WIDTH - x1, y0, CARD_WIDTH - x0, y1),
+                  (x0, CARD_HEIGHT - y1, x1, CARD_HEIGHT - y0)]
     return boxes
 
 
@@ -395,7 +401,8 @@ def _pip_area(style: DeckStyle) -> tuple[float, float, float, float]:
     return x0, 0.17 * CARD_HEIGHT, CARD_WIDTH - x0, 0.83 * CARD_HEIGHT
 
 
-def _draw_pips(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle, colour: BGR) -> None:
+def _draw_pips(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle,
+               colour: BGR) -> None:
     count = _PIP_COUNT[rank]
     ax0, ay0, ax1, ay1 = _pip_area(style)
     size = min((ax1 - ax0) * 0.42, (ay1 - ay0) * 0.2)
@@ -410,9 +417,11 @@ def _draw_pips(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle,
               keep_aspect=True, flip=v > 0.5 and count > 1)
 
 
-def _draw_court(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle, colour: BGR) -> None:
+def _draw_court(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle,
+                colour: BGR) -> None:
     ax0, ay0, ax1, ay1 = _pip_area(style)
-    fx0, fy0, fx1, fy1 = int(ax0 - 0.03 * CARD_WIDTH), int(ay0), int(ax1 + 0.03 * CARD_WIDTH), int(ay1)
+    fx0, fx1 = int(ax0 - 0.03 * CARD_WIDTH), int(ax1 + 0.03 * CARD_WIDTH)
+    fy0, fy1 = int(ay0), int(ay1)
     if style.court == "letter":
         glyph = _glyph(rank, style.font, style.index_weight, style.italic)
         _blit(image, glyph, (fx0 + 10, fy0 + 30, fx1 - 10, fy1 - 30), colour, keep_aspect=True)
@@ -427,22 +436,24 @@ def _draw_court(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle
     for k in range(int(rng.integers(3, 6))):
         c = palette[int(rng.integers(0, len(palette)))]
         y = int(hh * (0.3 + 0.06 * k))
-        pts = np.array([[0, hh // 2], [0, y], [hw // 3, y - int(hh * 0.05)], [hw, y + int(hh * 0.04)],
-                        [hw, hh // 2]], np.int32)
+        pts = np.array([[0, hh // 2], [0, y], [hw // 3, y - int(hh * 0.05)],
+                        [hw, y + int(hh * 0.04)], [hw, hh // 2]], np.int32)
         cv2.fillPoly(half, [pts], c, cv2.LINE_AA)
     cv2.ellipse(half, head, (int(hw * 0.14), int(hh * 0.09)), 0, 0, 360, skin, -1, cv2.LINE_AA)
     hat = palette[int(rng.integers(0, len(palette)))]
     top = head[1] - int(hh * 0.09)
     if rank == "K":  # crown with points
         pts = [[head[0] - int(hw * 0.16), top + 4]] + [
-            [head[0] + int(hw * 0.16 * (2 * i / 4 - 1)), top - (14 if i % 2 == 0 else 2)] for i in range(5)
+            [head[0] + int(hw * 0.16 * (2 * i / 4 - 1)), top - (14 if i % 2 == 0 else 2)]
+            for i in range(5)
         ] + [[head[0] + int(hw * 0.16), top + 4]]
         cv2.fillPoly(half, [np.array(pts, np.int32)], (30, 190, 230), cv2.LINE_AA)
     elif rank == "Q":
-        cv2.ellipse(half, (head[0], top + 2), (int(hw * 0.17), 12), 0, 180, 360, hat, -1, cv2.LINE_AA)
+        cv2.ellipse(half, (head[0], top + 2), (int(hw * 0.17), 12), 0, 180, 360, hat, -1,
+                    cv2.LINE_AA)
     else:
-        cv2.rectangle(half, (head[0] - int(hw * 0.15), top - 10), (head[0] + int(hw * 0.12), top + 4), hat,
-                      -1, cv2.LINE_AA)
+        cv2.rectangle(half, (head[0] - int(hw * 0.15), top - 10),
+                      (head[0] + int(hw * 0.12), top + 4), hat, -1, cv2.LINE_AA)
     cv2.circle(half, (head[0] - 6, head[1] - 2), 2, (30, 30, 30), -1)
     cv2.circle(half, (head[0] + 6, head[1] - 2), 2, (30, 30, 30), -1)
     top_half = half[: hh // 2]
@@ -452,7 +463,8 @@ def _draw_court(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle
     shape = _suit_shape(suit)
     s = int(hw * 0.16)
     _blit(image, shape, (fx0 + 5, fy0 + 5, fx0 + 5 + s, fy0 + 5 + s), colour, keep_aspect=True)
-    _blit(image, shape, (fx1 - 5 - s, fy1 - 5 - s, fx1 - 5, fy1 - 5), colour, keep_aspect=True, flip=True)
+    _blit(image, shape, (fx1 - 5 - s, fy1 - 5 - s, fx1 - 5, fy1 - 5), colour, keep_aspect=True,
+          flip=True)
 
 
 def _draw_joker(image: NDArray[np.uint8], rank: str, style: DeckStyle) -> None:
@@ -472,31 +484,34 @@ def _draw_joker(image: NDArray[np.uint8], rank: str, style: DeckStyle) -> None:
     ax0, ay0, ax1, ay1 = _pip_area(style)
     if style.joker == "chinese":  # large 大王 / 小王 down the middle
         chars = [_hanzi("大" if big else "小"), _hanzi("王")]
-        colours: list[BGR] = [(30, 30, 210), (20, 120, 230)] if big else [(20, 20, 20), (90, 90, 90)]
+        colours: list[BGR] = ([(30, 30, 210), (20, 120, 230)] if big
+                              else [(20, 20, 20), (90, 90, 90)])
         h = (ay1 - ay0) / 2
         for k, (mask, c) in enumerate(zip(chars, colours)):
-            _blit(image, mask, (ax0, ay0 + k * h + 8, ax1, ay0 + (k + 1) * h - 8), c, keep_aspect=True)
+            _blit(image, mask, (ax0, ay0 + k * h + 8, ax1, ay0 + (k + 1) * h - 8), c,
+                  keep_aspect=True)
         return
     # western: a jester's face under a three-pointed cap
     cx, cy = int((ax0 + ax1) / 2), int(ay0 + (ay1 - ay0) * 0.58)
     w = int((ax1 - ax0) * 0.45)
-    cap = [(40, 40, 210), (40, 170, 40), (200, 120, 30)] if big else [(20, 20, 20), (110, 110, 110),
-                                                                     (60, 60, 60)]
+    cap: list[BGR] = ([(40, 40, 210), (40, 170, 40), (200, 120, 30)] if big
+                      else [(20, 20, 20), (110, 110, 110), (60, 60, 60)])
+    bell: BGR = (30, 200, 230) if big else (200, 200, 200)
     for k, c in enumerate(cap):
         tip = (cx + (k - 1) * w, cy - int(w * 1.6) + (abs(k - 1) * w // 3))
-        cv2.fillPoly(image, [np.array([[cx - w // 2 + k * w // 3, cy - w // 3],
-                                       [cx - w // 2 + (k + 1) * w // 3, cy - w // 3], tip], np.int32)],
-                     (*c, 255), cv2.LINE_AA)
-        cv2.circle(image, tip, 7, (*((30, 200, 230) if big else (200, 200, 200)), 255), -1, cv2.LINE_AA)
-    face_colour = (170, 205, 240) if big else (215, 215, 215)
-    cv2.ellipse(image, (cx, cy + w // 4), (w // 2, int(w * 0.6)), 0, 0, 360, (*face_colour, 255), -1,
-                cv2.LINE_AA)
+        brim = [[cx - w // 2 + k * w // 3, cy - w // 3],
+                [cx - w // 2 + (k + 1) * w // 3, cy - w // 3]]
+        cv2.fillPoly(image, [np.array([*brim, tip], np.int32)], (*c, 255), cv2.LINE_AA)
+        cv2.circle(image, tip, 7, (*bell, 255), -1, cv2.LINE_AA)
+    face_colour: BGR = (170, 205, 240) if big else (215, 215, 215)
+    cv2.ellipse(image, (cx, cy + w // 4), (w // 2, int(w * 0.6)), 0, 0, 360, (*face_colour, 255),
+                -1, cv2.LINE_AA)
     cv2.ellipse(image, (cx, cy + w // 2), (w // 4, w // 8), 0, 0, 180, (*ink, 255), 3, cv2.LINE_AA)
     for dx in (-w // 5, w // 5):
         cv2.circle(image, (cx + dx, cy + w // 8), 4, (20, 20, 20, 255), -1, cv2.LINE_AA)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # about 180 MB: a few decks' worth of faces
 def _render_face(rank: str, suit: str | None, style: DeckStyle) -> NDArray[np.uint8]:
     image = _blank(style)
     if suit is None:

@@ -52,7 +52,8 @@ class DatasetSummary:
 def chunk_styles(seed: int, chunk: int) -> list[DeckStyle]:
     """Deck styles of one chunk of a dataset: fresh random ones, sometimes a named one."""
     rng = np.random.default_rng([seed, _STYLE_STREAM, chunk])
-    styles = [random_deck_style(rng, name=f"s{seed}-c{chunk}-{k}") for k in range(_STYLES_PER_CHUNK)]
+    styles = [random_deck_style(rng, name=f"s{seed}-c{chunk}-{k}")
+              for k in range(_STYLES_PER_CHUNK)]
     styles.append(DECK_STYLES[int(rng.integers(0, len(DECK_STYLES)))])
     return styles
 
@@ -64,7 +65,8 @@ def _write_chunk(out: Path, seed: int, chunk: int, start: int, stop: int, config
     for i in range(start, stop):
         scene = generate_scene(np.random.default_rng([seed, i]), config, styles)
         name = f"{i:06d}"
-        cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image,
+                    [cv2.IMWRITE_JPEG_QUALITY, quality])
         lines = yolo_lines(scene.cards, scene.image.shape[:2])
         (out / "labels" / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
         for class_id in scene.class_ids:
@@ -89,7 +91,8 @@ def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
         ValueError: for a negative count or fewer than one worker.
     """
     if count < 0 or workers < 1:
-        raise ValueError(f"count must be >= 0 and workers >= 1, got count={count}, workers={workers}")
+        raise ValueError(
+            f"count must be >= 0 and workers >= 1, got count={count}, workers={workers}")
     root = Path(out)
     (root / "images").mkdir(parents=True, exist_ok=True)
     (root / "labels").mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,7 @@ class Layer:
     mask: NDArray[np.bool_]
     """Pixels this layer covers, relative to ``origin``."""
     class_id: int = OCCLUDER
-    """Detector class of a card (:data:`vision.classes.CLASS_NAMES` index), or -1 for an occluder."""
+    """Detector class of a card (index into :data:`vision.classes.CLASS_NAMES`); -1: occluder."""
     area: float = 0.0
     """Area of the whole silhouette in canvas pixels, including any part outside the canvas."""
     homography: NDArray[np.float64] | None = None
@@ -98,9 +98,11 @@ def visible_cards(stack: Sequence[Layer], shape: tuple[int, int], *, min_index_v
         if len(ys) == 0:
             cards.append(VisibleCard(k, layer.class_id, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, False))
             continue
-        box = (float(x + xs.min()), float(y + ys.min()), float(x + xs.max() + 1), float(y + ys.max() + 1))
+        box = (float(x + xs.min()), float(y + ys.min()),
+               float(x + xs.max() + 1), float(y + ys.max() + 1))
         if layer.index_regions and layer.homography is not None:
-            index_visible = max(_region_visible(mine, layer, region) for region in layer.index_regions)
+            index_visible = max(_region_visible(mine, layer, region)
+                                for region in layer.index_regions)
             readable = index_visible >= min_index_visible
         else:
             index_visible = 1.0

@@ -72,7 +72,8 @@ _SOURCE_CORNERS = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], 
 # ---------------------------------------------------------------- table tops
 
 
-def _value_noise(height: int, width: int, rng: np.random.Generator, cells: float) -> NDArray[np.float32]:
+def _value_noise(height: int, width: int, rng: np.random.Generator,
+                 cells: float) -> NDArray[np.float32]:
     """Smooth noise in [0, 1] with about ``cells`` blobs across the longer side."""
     gh = max(2, int(cells * height / max(height, width)) + 2)
     gw = max(2, int(cells * width / max(height, width)) + 2)
@@ -152,7 +153,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
 
 
 def card_quad(centre: tuple[float, float], height: float, angle: float = 0.0) -> Quad:
-    """Corners of a card of ``height`` pixels centred at ``centre``, turned ``angle`` degrees clockwise.
+    """Corners of a card ``height`` pixels tall centred at ``centre``, turned ``angle``° clockwise.
 
     >>> card_quad((100, 100), 140).round(1).tolist()
     [[50.0, 30.0], [150.0, 30.0], [150.0, 170.0], [50.0, 170.0]]
@@ -261,8 +262,8 @@ def _cast_shadow(canvas: NDArray[np.uint8], quad: Quad, strength: float) -> None
     region[:] = (region * (1 - strength * mask[..., None])).astype(np.uint8)
 
 
-def place_card(canvas: NDArray[np.uint8], rank: str, suit: str | None, style: DeckStyle, quad: Quad, *,
-               face_up: bool = True, shadow: float = 0.25) -> Layer:
+def place_card(canvas: NDArray[np.uint8], rank: str, suit: str | None, style: DeckStyle,
+               quad: Quad, *, face_up: bool = True, shadow: float = 0.25) -> Layer:
     """Render a card of ``style`` and paste it through ``quad``; face down it shows the back.
 
     Returns the card's :class:`Layer` (class = rank, or ``back`` when face down).
@@ -313,8 +314,8 @@ def draw_hand(canvas: NDArray[np.uint8], rng: np.random.Generator, wrist: tuple[
     thumb_side = rng.choice([-1, 1])
     thumb_root = palm + side * thumb_side * size * 0.25
     thumb_tip = thumb_root + (side * thumb_side * 0.6 + fwd * 0.5) * size * 0.5
-    cv2.line(mask, tuple(np.round(thumb_root).astype(int)), tuple(np.round(thumb_tip).astype(int)), 255,
-             max(2, int(size * 0.15)), cv2.LINE_AA)
+    cv2.line(mask, tuple(np.round(thumb_root).astype(int)), tuple(np.round(thumb_tip).astype(int)),
+             255, max(2, int(size * 0.15)), cv2.LINE_AA)
     ys, xs = np.nonzero(mask >= 128)
     if len(ys) == 0:
         return Layer((0, 0), np.zeros((0, 0), bool))
@@ -324,13 +325,18 @@ def draw_hand(canvas: NDArray[np.uint8], rng: np.random.Generator, wrist: tuple[
                                 [150, 185, 235]]), np.float32) * rng.uniform(0.85, 1.1)
     shade = 0.8 + 0.35 * _value_noise(y1 - y0, x1 - x0, rng, 3)[..., None]
     region = canvas[y0:y1, x0:x1].astype(np.float32)
-    canvas[y0:y1, x0:x1] = np.clip(region * (1 - alpha) + skin * shade * alpha, 0, 255).astype(np.uint8)
-    return Layer((int(x0), int(y0)), alpha[..., 0] >= 0.5, area=float(np.count_nonzero(alpha >= 0.5)))
+    painted = region * (1 - alpha) + skin * shade * alpha
+    canvas[y0:y1, x0:x1] = np.clip(painted, 0, 255).astype(np.uint8)
+    covered = alpha[..., 0] >= 0.5
+    return Layer((int(x0), int(y0)), covered, area=float(np.count_nonzero(covered)))
 
 
 def apply_camera(image: NDArray[np.uint8], rng: np.random.Generator, strength: float = 1.0
                  ) -> NDArray[np.uint8]:
-    """A new image as a webcam would deliver it: light, white balance, shadow, glare, blur, noise, JPEG.
+    """A new image as a webcam would deliver it.
+
+    Light level and white balance, an uneven light ramp, soft shadows, glare, blur (focus or
+    motion), sensor noise and JPEG compression, each drawn from ``rng``.
 
     Args:
         image: the composed BGR scene.
@@ -361,7 +367,8 @@ def apply_camera(image: NDArray[np.uint8], rng: np.random.Generator, strength: f
         glare = np.zeros((h, w), np.float32)
         centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
         r = int(rng.uniform(0.05, 0.25) * min(h, w))
-        cv2.ellipse(glare, centre, (r, int(r * rng.uniform(0.4, 1))), rng.uniform(0, 180), 0, 360, 1.0, -1)
+        axes = (r, int(r * rng.uniform(0.4, 1)))
+        cv2.ellipse(glare, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
         k = r // 2 * 2 + 1
         out += rng.uniform(40, 130) * cv2.GaussianBlur(glare, (k, k), 0)[..., None]
     gamma = math.exp(strength * rng.uniform(-0.25, 0.25))
@@ -468,7 +475,8 @@ def _clutter(canvas: NDArray[np.uint8], rng: np.random.Generator, scale: float) 
             sheet = np.full((CARD_HEIGHT, CARD_WIDTH, 4), 255, np.uint8)
             sheet[..., :3] = rng.integers(200, 256)
             for y in range(40, CARD_HEIGHT - 30, 22):
-                cv2.line(sheet, (25, y), (int(rng.integers(80, CARD_WIDTH - 25)), y), (60, 60, 60, 255), 3)
+                end = int(rng.integers(80, CARD_WIDTH - 25))
+                cv2.line(sheet, (25, y), (end, y), (60, 60, 60, 255), 3)
             paste_card(canvas, sheet, quad, class_id=-1, shadow=0.2)
         elif kind == 1:  # a phone
             quad = card_quad(centre, scale * rng.uniform(1.3, 1.8), rng.uniform(0, 360))
@@ -476,9 +484,11 @@ def _clutter(canvas: NDArray[np.uint8], rng: np.random.Generator, scale: float) 
                          cv2.LINE_AA)
         else:  # chips or coins
             for _ in range(int(rng.integers(2, 8))):
-                c = (int(centre[0] + rng.normal(0, scale * 0.4)), int(centre[1] + rng.normal(0, scale * 0.4)))
-                cv2.circle(canvas, c, int(scale * rng.uniform(0.12, 0.25)), rng.integers(0, 256, 3).tolist(),
-                           -1, cv2.LINE_AA)
+                x = int(centre[0] + rng.normal(0, scale * 0.4))
+                y = int(centre[1] + rng.normal(0, scale * 0.4))
+                radius = int(scale * rng.uniform(0.12, 0.25))
+                colour = rng.integers(0, 256, 3).tolist()
+                cv2.circle(canvas, (x, y), radius, colour, -1, cv2.LINE_AA)
 
 
 def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None = None,
@@ -516,8 +526,11 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
     if rng.random() < config.pile:
         count = int(rng.integers(3, 16))
         centre = (rng.uniform(0, w), rng.uniform(0, h * 0.7))
-        quads = [card_quad((centre[0] + rng.normal(0, card_h * 0.5), centre[1] + rng.normal(0, card_h * 0.4)),
-                           card_h * rng.uniform(0.9, 1.1), rng.uniform(0, 360)) for _ in range(count)]
+        quads = []
+        for _ in range(count):  # a loose heap at any angle
+            x = centre[0] + rng.normal(0, card_h * 0.5)
+            y = centre[1] + rng.normal(0, card_h * 0.4)
+            quads.append(card_quad((x, y), card_h * rng.uniform(0.9, 1.1), rng.uniform(0, 360)))
         ranks = [str(rng.choice(RANKS)) for _ in range(count)]
         layers += _put_cards(canvas, rng, project(quads), ranks, picked, config.face_down * 3)
     for _ in range(int(rng.choice([1, 1, 1, 2, 2, 3]))):
@@ -540,7 +553,8 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
         height = card_h * float(rng.uniform(0.9, 1.1))
         centre = (float(rng.uniform(0.1, 0.9) * w), float(rng.uniform(0.15, 0.9) * h))
         quads = fan_quads(count, centre, height, angle, spacing=spacing, arc=arc, drop=drop)
-        quads = [q + rng.normal(0, height * 0.01, (1, 2)) for q in quads]  # hand-laid, not machine-set
+        # laid by hand, not by a machine
+        quads = [q + rng.normal(0, height * 0.01, (1, 2)) for q in quads]
         if rng.random() < 0.2:
             quads = quads[::-1]  # the fan laid from the other end: earlier cards on top
         layers += _put_cards(canvas, rng, project(quads), _play_ranks(rng, count), picked,
