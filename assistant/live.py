@@ -29,6 +29,8 @@ __all__ = ["LiveGame", "Subscription", "engine_event"]
 
 FEED_LENGTH = 30
 """Announcements kept for the feed (and rebuilt after a restart)."""
+SPEAKABLE = 2000
+"""Distinct texts remembered as said by the game (and so allowed as speech)."""
 LOG_LENGTH = 40
 """Recent stored events shown with their standing in the dashboard's log."""
 _ASSISTANT_KEYS = ("fixes", "review", "reason")
@@ -74,6 +76,7 @@ class LiveGame:
         self._lock = threading.RLock()
         self._subscribers: set[Subscription] = set()
         self._on_announce = on_announce
+        self._speakable: dict[str, None] = {}  # ordered set, oldest first
         self.version = 0
         self._load(game, names=names, speech=speech)
 
@@ -123,6 +126,7 @@ class LiveGame:
             return
         for text in map(for_people, result.announcements):
             self._feed.append({"seq": seq, "text": text})
+            self._may_speak(text)
             if speak and self.speech and self._on_announce is not None:
                 self._on_announce(text)
 
@@ -250,8 +254,18 @@ class LiveGame:
                 subscription.send(None)
             self._subscribers.clear()
 
+    def _may_speak(self, text: str) -> None:
+        self._speakable[text] = None
+        if len(self._speakable) > SPEAKABLE:
+            del self._speakable[next(iter(self._speakable))]
+
+    def speakable(self, text: str) -> bool:
+        """Whether the game said ``text`` (only its own words are rendered as speech)."""
+        return text in self._speakable
+
     def _publish(self) -> None:
         old, new = self._state, self._public_state()
+        self._may_speak(new["turn_text"])
         self._state = new
         changes = {k: v for k, v in new.items() if old.get(k) != v}
         changes.update({k: None for k in old.keys() - new.keys()})

@@ -25,8 +25,6 @@ __all__ = [
 
 Seat = Annotated[int, Field(ge=0, le=5, description="Seat 0–5 in play order")]
 Seq = Annotated[int, Field(ge=1, description="Sequence number of a stored event")]
-EVENT_TYPES = ("round", "play", "pass", "yield", "declare", "revolution", "collect", "undo",
-               "accept")
 
 
 class EventIn(BaseModel):

@@ -15,11 +15,14 @@ router = APIRouter(prefix="/api", tags=["speech"])
 
 
 @router.get("/speech.wav")
-async def speech_wav(speaker: SpeakerDep,
+async def speech_wav(speaker: SpeakerDep, live: LiveDep,
                      text: str = Query(min_length=1, max_length=MAX_TEXT)) -> FileResponse:
-    """The spoken text, rendered by espeak-ng on first request and cached."""
+    """An announcement or turn text of the game, spoken: rendered by espeak-ng on first request
+    and cached. Other texts are refused, so nobody fills the cache with words of their own."""
     if not speaker.available:
         raise HTTPException(404, detail="speech is unavailable: espeak-ng is not installed")
+    if not live.speakable(text):
+        raise HTTPException(404, detail=f"{text!r} is not something the game announced")
     path = await asyncio.to_thread(speaker.render, text)
     return FileResponse(path, media_type="audio/wav",
                         headers={"Cache-Control": "public, max-age=86400"})

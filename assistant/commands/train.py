@@ -59,7 +59,8 @@ def register(subparsers: Any) -> None:
                      help="train for H hours instead of --epochs (the schedule fits the time)")
     run.add_argument("--imgsz", type=_positive_int, default=320, help="tile size (default 320)")
     run.add_argument("--batch", type=_positive_int, default=16, help="batch size (default 16)")
-    run.add_argument("--lr0", type=float, default=0.002, help="initial learning rate (default 0.002)")
+    run.add_argument("--lr0", type=float, default=0.002,
+                     help="initial learning rate (default 0.002)")
     run.add_argument("--device", default="cpu", help="cpu or a CUDA device id (default cpu)")
     run.add_argument("--workers", type=int, default=2, help="data loader workers (default 2)")
     run.add_argument("--threads", type=_positive_int, metavar="N",

@@ -175,11 +175,17 @@ def test_settings_names_ruleset_new_game(client: TestClient) -> None:
     assert set(client.get("/api/rulesets").json()) >= {"qingdao", "biesan", "irvine"}
 
 
-def test_speech_is_switchable_and_served_as_wav(client: TestClient) -> None:
+def test_speech_is_switchable_and_says_only_what_the_game_said(
+        client: TestClient, game_events: list[dict[str, Any]]) -> None:
     assert client.get("/api/state").json()["speech"] is False
     assert client.put("/api/speech", json={"enabled": True}).json() == {"enabled": True}
-    response = client.get("/api/speech.wav", params={"text": "3号 报户 8 张"})
-    assert response.status_code == 200 and response.headers["content-type"] == "audio/wav"
+    for event in game_events[:30]:
+        post(client, event)
+    state = client.get("/api/state").json()
+    for text in (state["turn_text"], state["feed"][0]["text"]):
+        response = client.get("/api/speech.wav", params={"text": text})
+        assert response.status_code == 200 and response.headers["content-type"] == "audio/wav"
+    assert client.get("/api/speech.wav", params={"text": "hello"}).status_code == 404
     assert client.get("/api/speech.wav", params={"text": "x" * 500}).status_code == 422
 
 
