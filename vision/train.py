@@ -84,7 +84,8 @@ def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
     from ultralytics import __file__ as ultralytics_init
 
     if spec.family not in _FAMILY_YAML:
-        raise ValueError(f"unknown model family {spec.family!r}; expected one of {tuple(_FAMILY_YAML)}")
+        raise ValueError(
+            f"unknown model family {spec.family!r}; expected one of {tuple(_FAMILY_YAML)}")
     source = Path(ultralytics_init).parent / "cfg" / "models" / _FAMILY_YAML[spec.family]
     cfg = yaml.safe_load(source.read_text())
     cfg.pop("scales", None)
@@ -100,9 +101,9 @@ def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
 
 
 def real_split(real_dir: Path = REAL_DIR) -> tuple[list[Path], list[Path]]:
-    """The fixed train / held-out split of the real photos (every third photo by name is held out)."""
-    images = sorted(p for p in (real_dir / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg",
-                                                                                        ".png"))
+    """The fixed train / held-out split of the real photos: every third one by name is held out."""
+    images = sorted(p for p in (real_dir / "images").iterdir()
+                    if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not images:
         raise FileNotFoundError(f"no images under {real_dir / 'images'}")
     held_out = [p for k, p in enumerate(images) if k % _REAL_VAL_EVERY == 0]
@@ -141,7 +142,8 @@ def prepare_real(out: Path, real_dir: Path = REAL_DIR, repeat: int = 3) -> tuple
             for k in range(copies):
                 name = f"{image.stem}-{k}" if copies > 1 else image.stem
                 shutil.copyfile(image, out / split / "images" / f"{name}{image.suffix.lower()}")
-                (out / split / "labels" / f"{name}.txt").write_text("".join(f"{x}\n" for x in lines))
+                label = out / split / "labels" / f"{name}.txt"
+                label.write_text("".join(f"{x}\n" for x in lines))
     val_yaml = _write_data_yaml(out / "val.yaml", [out / "val" / "images"], out / "val" / "images")
     return out / "train" / "images", val_yaml
 
@@ -187,7 +189,7 @@ class TrainConfig:
     model: ModelSpec = ModelSpec()
     """Architecture of a run from scratch."""
     weights: Path | None = None
-    """Checkpoint to fine-tune from (e.g. :data:`DEFAULT_WEIGHTS`) instead of starting from scratch."""
+    """Checkpoint to fine-tune from (e.g. :data:`DEFAULT_WEIGHTS`) instead of a run from scratch."""
     resume: Path | None = None
     """``last.pt`` of an interrupted run to continue (all other fields then come from that run)."""
     epochs: int = 20
@@ -301,7 +303,8 @@ def _history(results_csv: Path) -> list[dict[str, float]]:
         return []
     lines = [line.split(",") for line in results_csv.read_text().splitlines()]
     header = [h.strip() for h in lines[0]]
-    return [{h: float(v) for h, v in zip(header, row)} for row in lines[1:] if len(row) == len(header)]
+    return [{h: float(v) for h, v in zip(header, row)}
+            for row in lines[1:] if len(row) == len(header)]
 
 
 # ---------------------------------------------------------------- export and figures
@@ -310,23 +313,24 @@ def _history(results_csv: Path) -> list[dict[str, float]]:
 def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str, Any]:
     """Ultralytics validation of a checkpoint: mAP50, mAP50-95 and per-class AP50-95."""
     ultralytics = _ultralytics()
-    metrics = ultralytics.YOLO(str(weights)).val(data=str(data), imgsz=imgsz, batch=batch, device="cpu",
-                                                  plots=False, verbose=False, workers=0)
-    per_class = {CLASS_NAMES[int(c)]: round(float(ap), 4)
-                 for c, ap in zip(metrics.box.ap_class_index, metrics.box.maps[metrics.box.ap_class_index])}
-    return {"mAP50": round(float(metrics.box.map50), 4), "mAP50-95": round(float(metrics.box.map), 4),
+    box = ultralytics.YOLO(str(weights)).val(data=str(data), imgsz=imgsz, batch=batch,
+                                              device="cpu", plots=False, verbose=False,
+                                              workers=0).box
+    per_class = {CLASS_NAMES[int(c)]: round(float(box.maps[c]), 4) for c in box.ap_class_index}
+    return {"mAP50": round(float(box.map50), 4), "mAP50-95": round(float(box.map), 4),
             "per_class_mAP50-95": per_class}
 
 
 def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50, size: int = 640) -> float:
-    """Median milliseconds of one ``size x size`` inference with ONNX Runtime on ``threads`` threads."""
+    """Median milliseconds of one ``size x size`` ONNX Runtime inference on ``threads`` threads."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
-    feed = {session.get_inputs()[0].name: np.random.default_rng(0).random((1, 3, size, size), np.float32)}
+    image = np.random.default_rng(0).random((1, 3, size, size), np.float32)
+    feed = {session.get_inputs()[0].name: image}
     for _ in range(5):
         session.run(None, feed)
     times = []
@@ -381,17 +385,19 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     figures["ms_per_640_frame_2_threads"] = round(measure_speed(out), 1)
     figures["onnx_mb"] = round(out.stat().st_size / 1e6, 2)
     figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
-    write_model_card(out.parent / "README.md", onnx=out, weights=Path(weights), imgsz=imgsz, command=command, figures=figures)
+    write_model_card(out.parent / "README.md", onnx=out, weights=Path(weights), imgsz=imgsz,
+                     command=command, figures=figures)
     return out
 
 
 def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
                      figures: dict[str, Any]) -> None:
-    """Write ``models/README.md``: what the model is, the data, the command, the figures, the date."""
+    """Write the model card: what the model is, its data, command, figures and date."""
     head = (f"raw YOLOv8-style head: output `(1, {4 + len(CLASS_NAMES)}, N)` = `cx, cy, w, h` in "
             "input pixels and per-class scores; decode and NMS (IoU 0.7) at run time")
     args_file = weights.parent.parent / "args.yaml"
     args = args_file.read_text() if args_file.exists() else ""
+    pt_name = onnx.with_suffix(".pt").name
     path.write_text(f"""# gouji card detector
 
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
@@ -399,8 +405,8 @@ class = rank ({", ".join(CLASS_NAMES)}). Input `(1, 3, H, W)` float32 RGB in [0,
 dynamic multiples of 32 (nominal {imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
 Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
 camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
-`{onnx.with_suffix(".pt").name}`: the same weights as an Ultralytics checkpoint (no optimizer
-state), the starting point for fine-tuning (`gouji train --weights models/{onnx.with_suffix(".pt").name}`).
+`{pt_name}`: the same weights as an Ultralytics checkpoint (no optimizer state), the
+starting point for fine-tuning (`gouji train --weights models/{pt_name}`).
 
 Exported {_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} from `{weights}`.
 

@@ -1,4 +1,4 @@
-"""Training helpers that need no training: the real-photo split and remap, model yaml, model card."""
+"""Training helpers that need no training: real-photo split and remap, model yaml, model card."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ def test_real_split_holds_out_every_third_photo_and_never_overlaps(real_dir: Pat
 def test_prepare_real_remaps_classes_and_repeats_training_photos(real_dir: Path, tmp_path: Path):
     train_images, val_yaml = prepare_real(tmp_path / "out", real_dir, repeat=2)
     # nine..ace are ids 0..5 there, ranks 9..A here
-    assert (tmp_path / "out/val/labels/IMG_0.txt").read_text() == f"{class_id('9')} 0.5 0.5 0.25 0.5\n"
+    nine = (tmp_path / "out/val/labels/IMG_0.txt").read_text()
+    assert nine == f"{class_id('9')} 0.5 0.5 0.25 0.5\n"
     assert (tmp_path / "out/val/labels/IMG_3.txt").read_text().split()[0] == str(class_id("Q"))
     assert sorted(p.name for p in train_images.iterdir()) == [
         f"IMG_{k}-{r}.jpg" for k in (1, 2, 4, 5) for r in (0, 1)]
@@ -56,8 +57,8 @@ def test_model_yaml_has_our_classes_and_scale(tmp_path: Path):
 
 def test_model_card_states_data_command_figures_and_head(tmp_path: Path):
     card = tmp_path / "README.md"
-    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt", imgsz=640,
-                     command="gouji train --real", figures={"synthetic_val_mAP50": 0.5})
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="gouji train --real", figures={"synthetic_val_mAP50": 0.5})
     text = card.read_text()
     assert "gouji train --real" in text and '"synthetic_val_mAP50": 0.5' in text
     assert "(1, 20, N)" in text and "Exported 20" in text
