@@ -11,8 +11,8 @@ it. Cards compare as multisets (``"2TT5"`` is ``"5 T T 2"``).
 ...         {"type": "play", "seat": 4, "cards": "9", "review": False},
 ...         {"type": "play", "seat": 3, "cards": "K", "review": False}]
 >>> score = score_plays(truth, seen)
->>> score.exact, score.wrong_cards, score.phantom, score.missed, score.held
-(2, 1, 1, 0, 1)
+>>> score.exact, score.wrong_cards, score.phantom, score.missed, score.held, score.silent
+(2, 1, 1, 0, 1, 1)
 >>> round(score.accuracy, 3)
 0.667
 """
@@ -47,6 +47,8 @@ class PlayScore:
     """True plays with no recognised play."""
     held: int
     """Recognised plays held for review."""
+    silent: int
+    """Recognised plays that are wrong (cards, seat or phantom) and not held for review."""
 
     @property
     def accuracy(self) -> float:
@@ -57,7 +59,8 @@ class PlayScore:
         """One line for people."""
         return (f"{self.exact}/{self.truth} plays exact ({100 * self.accuracy:.1f} %), "
                 f"wrong cards {self.wrong_cards}, wrong seat {self.wrong_seat}, "
-                f"phantom {self.phantom}, missed {self.missed}, held for review {self.held}")
+                f"phantom {self.phantom}, missed {self.missed}, held for review {self.held}, "
+                f"wrong and not held {self.silent}")
 
 
 def _plays(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -69,12 +72,13 @@ def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]])
     true_plays, seen_plays = _plays(truth), _plays(seen)
     key = [(int(e["seat"]), parse_cards(str(e["cards"]))) for e in true_plays]
     got = [(int(e["seat"]), parse_cards(str(e["cards"]))) for e in seen_plays]
-    exact = wrong_cards = wrong_seat = phantom = missed = 0
+    exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
     matcher = difflib.SequenceMatcher(a=key, b=got, autojunk=False)
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
         if tag == "equal":
             exact += a1 - a0
             continue
+        silent += sum(not seen_plays[i].get("review") for i in range(b0, b1))
         pairs = min(a1 - a0, b1 - b0) if tag == "replace" else 0
         for (seat_a, cards_a), (seat_b, cards_b) in zip(key[a0:a0 + pairs], got[b0:b0 + pairs]):
             if seat_a == seat_b:
@@ -88,4 +92,5 @@ def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]])
         phantom += (b1 - b0) - pairs
     held = sum(bool(e.get("review")) for e in seen_plays)
     return PlayScore(truth=len(key), exact=exact, wrong_cards=wrong_cards,
-                     wrong_seat=wrong_seat, phantom=phantom, missed=missed, held=held)
+                     wrong_seat=wrong_seat, phantom=phantom, missed=missed, held=held,
+                     silent=silent)
