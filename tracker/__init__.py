@@ -1,1 +1,31 @@
-"""From detections over time to game events: seat zones, play segmentation, trick gathered."""
+"""From detections over time to game events: seat zones, play segmentation, trick gathered.
+
+>>> from tracker import TableLayout, SeatZones, PlaySegmenter
+>>> layout = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720))
+>>> segmenter = PlaySegmenter(SeatZones(layout), window=0.5)
+"""
+
+from tracker.gather import GatherRule
+from tracker.plays import PlaySegmenter, Prior, format_play, match_boxes
+from tracker.prior import MatchPrior
+from tracker.score import PlayScore, score_plays
+from tracker.table import SEAT_COUNT, Point, Seat, TableLayout, TableLayoutError
+from tracker.zones import SeatZones, ZoneCrop
+
+__all__ = [
+    "SEAT_COUNT",
+    "GatherRule",
+    "MatchPrior",
+    "PlayScore",
+    "PlaySegmenter",
+    "Point",
+    "Prior",
+    "Seat",
+    "SeatZones",
+    "TableLayout",
+    "TableLayoutError",
+    "ZoneCrop",
+    "format_play",
+    "match_boxes",
+    "score_plays",
+]

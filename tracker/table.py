@@ -213,6 +213,42 @@ class TableLayout:
         return cls(image_size=image_size, play_area=area, seats=tuple(seats),
                    homography=matrix)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_corners(cls, corners: Sequence[Point], image_size: tuple[int, int], *,
+                     aspect: float = 1.0, names: Sequence[str | None] | None = None
+                     ) -> TableLayout:
+        """The default layout over a rectangular play area clicked in an oblique view.
+
+        The operator clicks the four corners of a rectangle lying on the table (a mat, the
+        table top) in order around it; they fix the homography to the top-down view, in which
+        the hexagon is then regular.
+
+        Args:
+            corners: the rectangle's corners in image pixels, clockwise as seen from above;
+                seat 0 sits at the edge from ``corners[2]`` to ``corners[3]`` (for a camera
+                in front of seat 0: top-left, top-right, bottom-right, bottom-left).
+            image_size: ``(width, height)`` of the frames.
+            aspect: the rectangle's width / height.
+            names: optional player names.
+
+        >>> layout = TableLayout.from_corners([(440, 100), (840, 100), (940, 660), (340, 660)],
+        ...                                   (1280, 720))
+        >>> layout.seat_at((640, 620)), layout.seat_at((640, 140))
+        (0, 3)
+        """
+        if len(corners) != 4:
+            raise TableLayoutError(f"a rectangle needs 4 corners, got {len(corners)}")
+        if aspect <= 0:
+            raise TableLayoutError(f"aspect must be positive, got {aspect}")
+        side = 1000.0
+        top = np.array([(0, 0), (side * aspect, 0), (side * aspect, side), (0, side)],
+                       np.float32)
+        image = np.asarray(corners, np.float32)
+        _check_polygon("corners", [tuple(p) for p in image.tolist()])
+        homography = cv2.getPerspectiveTransform(image, top)
+        return cls.default([tuple(p) for p in image.tolist()], image_size,
+                           homography=homography, names=names)
+
     def with_names(self, names: Sequence[str | None]) -> TableLayout:
         """The same layout with player names (seat order)."""
         if len(names) != SEAT_COUNT:

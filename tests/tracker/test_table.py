@@ -119,3 +119,18 @@ def test_load_names_the_file_on_errors(tmp_path):
     broken.write_text("{")
     with pytest.raises(TableLayoutError, match="broken.json: not valid JSON"):
         TableLayout.load(broken)
+
+
+def test_four_clicked_corners_of_an_oblique_mat_give_a_regular_hexagon_on_the_table():
+    corners = [(440, 100), (840, 100), (940, 660), (340, 660)]  # far edge looks shorter
+    layout = TableLayout.from_corners(corners, (1280, 720))
+    assert layout.homography is not None
+    centre = layout.to_top([layout.centre])[0]
+    reach = [np.hypot(*(layout.to_top([layout.seat_anchor(s)])[0] - centre)) for s in range(6)]
+    assert reach[0] == pytest.approx(reach[3], rel=1e-3)
+    assert layout.seat_at((640, 640)) == 0 and layout.seat_at((640, 120)) == 3
+
+
+def test_from_corners_needs_four_corners():
+    with pytest.raises(TableLayoutError, match="4 corners, got 3"):
+        TableLayout.from_corners([(0, 0), (10, 0), (10, 10)], (1280, 720))
