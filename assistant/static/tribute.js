@@ -36,5 +36,17 @@
       history.map((h) => `<tr><td>${h.round}</td><td class="a">${h.scores["0"]}</td><td class="b">${h.scores["1"]}</td></tr>`).join("") +
       `<tr><th>合计 total</th><th class="a" id="total-a">${scores["0"]}</th><th class="b" id="total-b">${scores["1"]}</th></tr>`;
   }
-  Gouji.connect(render);
+  async function listGames() {
+    const games = await Gouji.api("GET", "/api/games");
+    document.getElementById("games").innerHTML =
+      `<tr><th>对局 game</th><th>开始 started (UTC)</th><th>规则 ruleset</th><th>事件 events</th><th>导出 export</th></tr>` +
+      games.map((g) => `<tr><td>${g.id}</td><td>${g.created.slice(0, 16).replace("T", " ")}</td><td>${escapeHtml(g.ruleset)}</td>
+        <td>${g.events}</td><td><a href="/api/games/${g.id}/events.jsonl" download>.jsonl</a>
+        <a href="/api/games/${g.id}/record.txt" target="_blank">记录 .txt</a></td></tr>`).join("");
+  }
+  let shownGame = null;
+  Gouji.connect((st, changed) => {
+    render(st);
+    if (st.game.id !== shownGame || !changed || changed.has("round_over")) { shownGame = st.game.id; listGames(); }
+  });
 })();

@@ -130,6 +130,8 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
         assert f"{row['from'] + 1}号 {NAMES[row['from']]}" in text
         assert ("还贡 returned" if row["returned"] else "不还 not returned") in text
     expect(page.locator("#total-a")).to_have_text(str(state["scores"]["0"]))
+    game = state["game"]["id"]
+    expect(page.locator(f'#games a[href="/api/games/{game}/record.txt"]')).to_be_visible()
     shoot(page, "tribute.png", full_page=True)
     page.emulate_media(media="print")
     assert page.locator("header.bar nav").is_hidden()  # print CSS drops the buttons
