@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import os
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -368,7 +369,7 @@ def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: i
     """The held-out synthetic set: generated once, deterministically, then reused.
 
     The cache folder's name carries the seed, the count and a digest of the generator's source,
-    so a changed generator gets a fresh set instead of stale images.
+    so a changed generator gets a fresh set instead of stale images (the stale set is removed).
 
     Args:
         root: folder of cached datasets (default :data:`DATASETS_DIR`).
@@ -390,4 +391,7 @@ def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: i
         and sum(1 for _ in images.iterdir()) == count
     if not complete:
         write_dataset(folder, seed=seed, count=count, workers=workers)
+        for stale in folder.parent.glob(f"heldout-s{seed}-n{count}-*"):
+            if stale != folder and stale.is_dir():  # made by an older generator: never read again
+                shutil.rmtree(stale)
     return folder

@@ -230,7 +230,10 @@ def test_evaluate_images_runs_a_detector_over_a_folder(tmp_path):
 
 
 def test_heldout_synthetic_set_is_generated_once_and_reused(tmp_path):
+    stale = tmp_path / "heldout-s999999-n3-0ld0ld00"      # from an older generator
+    (stale / "images").mkdir(parents=True)
     first = heldout_synthetic_set(tmp_path, seed=999_999, count=3, workers=1)
+    assert not stale.exists()
     assert first.name.startswith("heldout-s999999-n3-")
     items = load_yolo_folder(first)
     assert len(items) == 3 and sum(len(item.class_id) for item in items) > 0
