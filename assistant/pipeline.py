@@ -101,13 +101,13 @@ class ChangeDetector:
         self.scale, self.level = scale, level
         w, h = zones.layout.image_size
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        self.crops = np.zeros((SEAT_COUNT, self.size[1], self.size[0]), bool)
+        self.crops = np.zeros((SEAT_COUNT, self.size[1], self.size[0]), np.uint8)
         for seat in range(SEAT_COUNT):
-            mask = np.zeros((self.size[1], self.size[0]), np.uint8)
-            cv2.fillPoly(mask, [np.round(zones.crop_quad(seat) * scale).astype(np.int32)], 1)
-            self.crops[seat] = mask.astype(bool)
+            cv2.fillPoly(self.crops[seat],
+                         [np.round(zones.crop_quad(seat) * scale).astype(np.int32)], 1)
         labels = cv2.resize(zones.labels, self.size, interpolation=cv2.INTER_NEAREST)
-        self.areas = np.stack([labels == seat for seat in range(SEAT_COUNT)])
+        self.areas = (np.stack([labels == seat for seat in range(SEAT_COUNT)])
+                      .astype(np.uint8))
         self._crop_min = np.maximum(self.crops.sum((1, 2)) * fraction, min_pixels)
         self._area_min = np.maximum(self.areas.sum((1, 2)) * fraction, min_pixels)
         self._previous: NDArray[np.uint8] | None = None
@@ -118,8 +118,16 @@ class ChangeDetector:
         return cv2.GaussianBlur(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
                                 (3, 3), 0)
 
-    def _diff(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.bool_]:
-        return np.asarray(cv2.absdiff(a, b).max(axis=2) > self.level)
+    def _diff(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """1 where any channel differs by more than ``level``, else 0."""
+        blue, green, red = cv2.split(cv2.absdiff(a, b))
+        largest = cv2.max(cv2.max(blue, green), red)
+        return cv2.threshold(largest, self.level, 1, cv2.THRESH_BINARY)[1]
+
+    @staticmethod
+    def _counts(masks: NDArray[np.uint8], diff: NDArray[np.uint8]) -> NDArray[np.int_]:
+        """Changed pixels inside each mask."""
+        return np.array([cv2.countNonZero(cv2.bitwise_and(mask, diff)) for mask in masks])
 
     def update(self, image: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Take the next frame.
@@ -134,8 +142,9 @@ class ChangeDetector:
         crop_moving = np.zeros(SEAT_COUNT, bool)
         if self._previous is not None:
             diff = self._diff(small, self._previous)
-            moving = (self.areas & diff).sum((1, 2)) > self._area_min
-            crop_moving = (self.crops & diff).sum((1, 2)) > self._crop_min
+            if cv2.countNonZero(diff):
+                moving = self._counts(self.areas, diff) > self._area_min
+                crop_moving = self._counts(self.crops, diff) > self._crop_min
         self._previous = small
         to_detect = np.zeros(SEAT_COUNT, bool)
         changed: dict[int, NDArray[np.bool_]] = {}  # per reference picture: crops that differ
@@ -146,7 +155,8 @@ class ChangeDetector:
                 continue
             if id(reference) not in changed:
                 diff = self._diff(small, reference)
-                changed[id(reference)] = (self.crops & diff).sum((1, 2)) > self._crop_min
+                changed[id(reference)] = (self._counts(self.crops, diff) > self._crop_min
+                                          if cv2.countNonZero(diff) else np.zeros(SEAT_COUNT, bool))
             to_detect[seat] = changed[id(reference)][seat]
         for seat in np.flatnonzero(to_detect):
             self._references[seat] = small
