@@ -203,8 +203,10 @@ def test_screenshot_of_the_demo_with_its_live_view(browser: Any, tmp_path: Path)
         httpx.put(server.url + "/api/names", json={"names": NAMES})
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(server.url + "/")
-        page.wait_for_function("() => document.querySelectorAll('.badge-report').length >= 1",
-                               timeout=280_000)
+        expect(page.locator("#video")).to_be_visible()
+        # about a minute of the game: some plays seen (committed, or held for the operator)
+        page.wait_for_function("() => document.querySelectorAll('#log li').length >= 20",
+                               timeout=150_000)
         shoot(page, "dashboard-live.png")
         page.close()
 
