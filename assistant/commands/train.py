@@ -122,10 +122,10 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _synth_val(args: argparse.Namespace) -> Path | None:
+def _synth_val(args: argparse.Namespace) -> Path:
     from vision.synth import write_dataset
 
-    path = args.datasets / f"synth-s{args.val_seed}-n{args.val_count}"
+    path: Path = args.datasets / f"synth-s{args.val_seed}-n{args.val_count}"
     if not (path / "data.yaml").exists():
         write_dataset(path, seed=args.val_seed, count=args.val_count)
     return path / "data.yaml"

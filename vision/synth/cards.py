@@ -443,11 +443,11 @@ def _draw_court(image: NDArray[np.uint8], rank: str, suit: str, style: DeckStyle
     hat = palette[int(rng.integers(0, len(palette)))]
     top = head[1] - int(hh * 0.09)
     if rank == "K":  # crown with points
-        pts = [[head[0] - int(hw * 0.16), top + 4]] + [
+        crown = [[head[0] - int(hw * 0.16), top + 4]] + [
             [head[0] + int(hw * 0.16 * (2 * i / 4 - 1)), top - (14 if i % 2 == 0 else 2)]
             for i in range(5)
         ] + [[head[0] + int(hw * 0.16), top + 4]]
-        cv2.fillPoly(half, [np.array(pts, np.int32)], (30, 190, 230), cv2.LINE_AA)
+        cv2.fillPoly(half, [np.array(crown, np.int32)], (30, 190, 230), cv2.LINE_AA)
     elif rank == "Q":
         cv2.ellipse(half, (head[0], top + 2), (int(hw * 0.17), 12), 0, 180, 360, hat, -1,
                     cv2.LINE_AA)

@@ -102,10 +102,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
                           np.array([70, 70, 70]), np.array([30, 30, 30]), base * 0.6])
         shade = 0.85 + 0.3 * _value_noise(*shape, rng, 6)
         image = hue[None, None, :] * shade[..., None]
-        grain = np.empty(shape, np.float32)
-        cv2.setRNGSeed(int(rng.integers(0, 2**31)))
-        cv2.randn(grain, 0.0, 5.0)
-        image += grain[..., None]
+        image += rng.standard_normal((*shape, 1), np.float32) * 5.0
     elif kind == "wood":
         angle = rng.uniform(0, math.pi)
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -146,7 +143,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
         image *= (0.92 + 0.1 * _value_noise(*shape, rng, 3))[..., None]
     else:
         raise ValueError(f"unknown texture kind {kind!r}; expected one of {TEXTURE_KINDS}")
-    return np.clip(image, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(image, 0, 255), np.uint8)
 
 
 # ---------------------------------------------------------------- card geometry
@@ -162,7 +159,7 @@ def card_quad(centre: tuple[float, float], height: float, angle: float = 0.0) ->
     a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]])
-    return local @ rot.T + np.asarray(centre, np.float64)
+    return np.asarray(local @ rot.T + np.asarray(centre, np.float64), np.float64)
 
 
 def fan_quads(count: int, centre: tuple[float, float], height: float, angle: float = 0.0, *,
@@ -227,7 +224,7 @@ def paste_card(canvas: NDArray[np.uint8], card_bgra: NDArray[np.uint8], quad: Qu
     if side < 0.6 * card_bgra.shape[0]:
         size = (max(4, round(card_bgra.shape[1] * side / card_bgra.shape[0] * 1.4)),
                 max(4, round(side * 1.4)))
-        source = cv2.resize(card_bgra, size, interpolation=cv2.INTER_AREA)
+        source = np.asarray(cv2.resize(card_bgra, size, interpolation=cv2.INTER_AREA), np.uint8)
     local = cv2.getPerspectiveTransform(
         np.array([[0, 0], [source.shape[1], 0], [source.shape[1], source.shape[0]],
                   [0, source.shape[0]]], np.float32), (quad - [x0, y0]).astype(np.float32))
@@ -376,24 +373,21 @@ def apply_camera(image: NDArray[np.uint8], rng: np.random.Generator, strength: f
     blur = rng.random()
     if blur < 0.35 * strength:
         sigma = rng.uniform(0.4, 1.3)
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), sigma), np.float32)
     elif blur < 0.5 * strength:  # motion blur of a hand-held or vibrating camera
         length = int(rng.integers(3, 8))
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
-    noise = np.empty_like(out)
-    cv2.setRNGSeed(int(rng.integers(0, 2**31)))
-    cv2.randn(noise, 0.0, float(strength * rng.uniform(0, 7)))
-    out += noise
+        kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
+        out = np.asarray(cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6)), np.float32)
+    out += rng.standard_normal(out.shape, np.float32) * (strength * rng.uniform(0, 7))
     result = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.7 * strength:
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
-            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            result = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return result
 
 
