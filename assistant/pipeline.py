@@ -77,16 +77,19 @@ class PipelineStats:
 
 
 class ChangeDetector:
-    """Which seat crops changed since they were last detected, and whether anything moves.
+    """Which seat zones changed since they were last detected, and whether anything moves.
 
     Works on a quarter-size colour copy of each frame, blurred against sensor noise and video
     compression (colour, because a red card on a table of the same brightness vanishes in
     grey). A pixel counts as changed when a channel differs by more than ``level``; a region
     changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
 
-    Two regions per seat: its crop (zone plus margin: what the detector sees, so what must be
-    detected again when it changed) and its zone inside the play area (where motion means a
-    hand is at work; a hand at the table's edge outside the play area does not hold plays up).
+    Two regions per seat: its zone inside the play area, where motion means a hand is at work
+    (a hand at the table's edge, outside the play area, does not hold plays up), and the zone
+    widened by ``reach``, which holds every card whose centre lies in the zone: when that
+    changed, the seat's boxes may have changed and its crop is detected again. A change in
+    another part of the crop (a neighbour's play in the crop's margin) cannot change the boxes
+    the seat keeps, so it costs no detector run.
 
     Args:
         zones: the table's seat zones.
@@ -94,21 +97,22 @@ class ChangeDetector:
         level: channel difference that counts.
         fraction: share of a region's pixels that must change.
         min_pixels: smallest count of changed pixels that counts.
+        reach: how far beyond its zone a seat's cards may reach, as a fraction of the image
+            height (about half a card).
     """
 
     def __init__(self, zones: SeatZones, *, scale: float = 0.25, level: int = 18,
-                 fraction: float = 0.0005, min_pixels: int = 3) -> None:
+                 fraction: float = 0.0005, min_pixels: int = 3, reach: float = 0.08) -> None:
         self.scale, self.level = scale, level
         w, h = zones.layout.image_size
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        self.crops = np.zeros((SEAT_COUNT, self.size[1], self.size[0]), np.uint8)
-        for seat in range(SEAT_COUNT):
-            cv2.fillPoly(self.crops[seat],
-                         [np.round(zones.crop_quad(seat) * scale).astype(np.int32)], 1)
         labels = cv2.resize(zones.labels, self.size, interpolation=cv2.INTER_NEAREST)
         self.areas = (np.stack([labels == seat for seat in range(SEAT_COUNT)])
                       .astype(np.uint8))
-        self._crop_min = np.maximum(self.crops.sum((1, 2)) * fraction, min_pixels)
+        radius = max(1, round(reach * self.size[1]))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        self.watched = np.stack([cv2.dilate(area, kernel) for area in self.areas])
+        self._watched_min = np.maximum(self.watched.sum((1, 2)) * fraction, min_pixels)
         self._area_min = np.maximum(self.areas.sum((1, 2)) * fraction, min_pixels)
         self._previous: NDArray[np.uint8] | None = None
         self._references: list[NDArray[np.uint8] | None] = [None] * SEAT_COUNT
@@ -134,29 +138,30 @@ class ChangeDetector:
 
         Returns:
             ``(moving, to_detect)``: per seat, whether its zone moved since the previous frame,
-            and whether its crop is at rest but differs from the picture it was last detected
-            on (then the caller detects it, and this frame becomes its new reference).
+            and whether its widened zone is at rest but differs from the picture it was last
+            detected on (then the caller detects it, and this frame becomes its reference).
         """
         small = self.small(image)
         moving = np.zeros(SEAT_COUNT, bool)
-        crop_moving = np.zeros(SEAT_COUNT, bool)
+        watched_moving = np.zeros(SEAT_COUNT, bool)
         if self._previous is not None:
             diff = self._diff(small, self._previous)
             if cv2.countNonZero(diff):
                 moving = self._counts(self.areas, diff) > self._area_min
-                crop_moving = self._counts(self.crops, diff) > self._crop_min
+                watched_moving = self._counts(self.watched, diff) > self._watched_min
         self._previous = small
         to_detect = np.zeros(SEAT_COUNT, bool)
-        changed: dict[int, NDArray[np.bool_]] = {}  # per reference picture: crops that differ
-        for seat in np.flatnonzero(~crop_moving):
+        changed: dict[int, NDArray[np.bool_]] = {}  # per reference picture: seats that differ
+        for seat in np.flatnonzero(~watched_moving):
             reference = self._references[seat]
             if reference is None:
                 to_detect[seat] = True
                 continue
             if id(reference) not in changed:
                 diff = self._diff(small, reference)
-                changed[id(reference)] = (self._counts(self.crops, diff) > self._crop_min
-                                          if cv2.countNonZero(diff) else np.zeros(SEAT_COUNT, bool))
+                changed[id(reference)] = (
+                    self._counts(self.watched, diff) > self._watched_min
+                    if cv2.countNonZero(diff) else np.zeros(SEAT_COUNT, bool))
             to_detect[seat] = changed[id(reference)][seat]
         for seat in np.flatnonzero(to_detect):
             self._references[seat] = small
