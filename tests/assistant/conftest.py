@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistant_helpers import SilentSpeaker, local_client, make_settings
+from tests.assistant.assistant_helpers import SilentSpeaker, local_client, make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistant_helpers import first_round, local_client, make_settings, post
+from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 

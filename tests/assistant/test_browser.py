@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from assistant_helpers import LiveServer, SilentSpeaker, first_round, make_settings
+from tests.assistant.assistant_helpers import LiveServer, SilentSpeaker, first_round, make_settings
 
 import rules
 from assistant.app import create_app

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from assistant_helpers import free_port
+from tests.assistant.assistant_helpers import free_port
 
 import rules
 

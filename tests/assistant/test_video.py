@@ -11,7 +11,7 @@ import cv2
 import httpx
 import numpy as np
 import pytest
-from assistant_helpers import LiveServer, make_settings
+from tests.assistant.assistant_helpers import LiveServer, make_settings
 
 from assistant.app import create_app
 from tracker.table import TableLayout

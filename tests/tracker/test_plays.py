@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tracker_builders import cards, fan, hold, square_layout
 
+from tests.tracker.tracker_builders import cards, fan, hold, square_layout
 from tracker.plays import PlaySegmenter
 from tracker.zones import SeatZones
 

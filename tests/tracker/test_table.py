@@ -7,8 +7,8 @@ from contextlib import nullcontext as does_not_raise
 
 import numpy as np
 import pytest
-from tracker_builders import PLAY_AREA, square_layout
 
+from tests.tracker.tracker_builders import PLAY_AREA, square_layout
 from tracker.table import TableLayout, TableLayoutError
 from tracker.zones import SeatZones
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tracker_builders import cards, square_layout
 
+from tests.tracker.tracker_builders import cards, square_layout
 from tracker.zones import SeatZones
 from vision.detections import Detections
 
