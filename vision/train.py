@@ -7,7 +7,8 @@ ONNX for the run-time :class:`vision.detector.Detector`.
 
 Typical use (what ``gouji train`` does)::
 
-    data = prepare_data(Path("datasets"), seed=1, count=12000, val_seed=2, val_count=400, real=True)
+    data = prepare_data(Path("datasets"), seeds=[1], count=12000, val_seed=2, val_count=400,
+                        real=True)
     best = train(TrainConfig(data=data, name="cards"))
     export(best)                          # models/gouji-cards.onnx (+ .pt, model card)
 
@@ -155,26 +156,38 @@ def _write_data_yaml(path: Path, train_dirs: Sequence[Path], val_dir: Path) -> P
     return path
 
 
-def prepare_data(root: Path, *, seed: int, count: int, val_seed: int, val_count: int,
+def prepare_data(root: Path, *, seeds: Sequence[int], count: int, val_seed: int, val_count: int,
                  real: bool = False, real_dir: Path = REAL_DIR, workers: int = 2) -> Path:
-    """Write (or reuse) the synthetic train and held-out sets and return a training ``data.yaml``.
+    """Write (or reuse) the synthetic sets and return a training ``data.yaml``.
 
-    A synthetic set already written with the same seed and count is reused as is.
+    Args:
+        root: where the sets live (``synth-s<seed>-n<count>`` each).
+        seeds: one training set of ``count`` tiles per seed.
+        count: tiles per training set.
+        val_seed: seed of the held-out set validated on during training.
+        val_count: tiles of the held-out set.
+        real: also train on the training split of the real photos.
+        real_dir: the real photos.
+        workers: processes writing a missing set.
+
+    A set already written with the same seed and count is reused as is.
     """
     from vision.synth.dataset import write_dataset
 
+    if val_seed in seeds:
+        raise ValueError(f"the held-out seed {val_seed} is also a training seed")
     sets = []
-    for s, n in ((seed, count), (val_seed, val_count)):
+    for s, n in [*((seed, count) for seed in seeds), (val_seed, val_count)]:
         path = root / f"synth-s{s}-n{n}"
         if not (path / "data.yaml").exists() or len(list((path / "images").iterdir())) != n:
             write_dataset(path, seed=s, count=n, workers=workers)
         sets.append(path)
-    train_dirs = [sets[0] / "images"]
+    train_dirs = [path / "images" for path in sets[:-1]]
     if real:
         real_train, _ = prepare_real(root / "real-cards-edje", real_dir)
         train_dirs.append(real_train)
-    name = f"train-s{seed}-n{count}{'-real' if real else ''}.yaml"
-    return _write_data_yaml(root / name, train_dirs, sets[1] / "images")
+    name = f"train-s{'-'.join(map(str, seeds))}-n{count}{'-real' if real else ''}.yaml"
+    return _write_data_yaml(root / name, train_dirs, sets[-1] / "images")
 
 
 # ---------------------------------------------------------------- training

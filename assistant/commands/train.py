@@ -34,9 +34,10 @@ def register(subparsers: Any) -> None:
     data = train.add_argument_group("data")
     data.add_argument("--data", type=Path, metavar="YAML",
                       help="an Ultralytics data.yaml (default: generate the sets below)")
-    data.add_argument("--seed", type=int, default=1, help="training set seed (default 1)")
+    data.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
+                      help="training set seeds, one set of --count tiles each (default 1)")
     data.add_argument("--count", type=_positive_int, default=12000,
-                      help="training tiles (default 12000)")
+                      help="tiles per training set (default 12000)")
     data.add_argument("--val-seed", type=int, default=2, help="held-out set seed (default 2)")
     data.add_argument("--val-count", type=_positive_int, default=400,
                       help="held-out tiles (default 400)")
@@ -68,6 +69,9 @@ def register(subparsers: Any) -> None:
     run.add_argument("--name", default="cards", help="run name under runs/ (default cards)")
     run.add_argument("--export-every", type=int, default=1, metavar="N",
                      help="export the best checkpoint to models/ every N epochs (default 1)")
+    run.add_argument("--export-to", type=Path, metavar="ONNX",
+                     help="where exports go (default models/gouji-cards.onnx; the .pt and the "
+                          "model card go beside it)")
     run.add_argument("--export-only", type=Path, metavar="PT",
                      help="only export this checkpoint to models/ (with validation figures)")
     train.set_defaults(func=run_train)
@@ -104,19 +108,20 @@ def run_train(args: argparse.Namespace) -> int:
     if args.real or args.export_only:
         real_val = training.prepare_real(args.datasets / "real-cards-edje")[1]
     if args.export_only:
-        out = training.export(args.export_only, command=command, synth_val=_synth_val(args),
-                              real_val=real_val)
+        out = training.export(args.export_only, args.export_to or training.DEFAULT_ONNX,
+                              command=command, synth_val=_synth_val(args), real_val=real_val)
         print(f"exported {args.export_only} to {out}")
         return 0
     data = args.data or training.prepare_data(
-        args.datasets, seed=args.seed, count=args.count, val_seed=args.val_seed,
+        args.datasets, seeds=args.seed, count=args.count, val_seed=args.val_seed,
         val_count=args.val_count, real=args.real, workers=max(1, args.workers))
     config = training.TrainConfig(
         data=data, model=training.ModelSpec(args.model, args.width, args.depth),
         weights=args.weights, resume=args.resume, epochs=args.epochs, hours=args.hours,
         imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
-        export_every=args.export_every, real_val=real_val, threads=args.threads)
+        export_every=args.export_every, real_val=real_val, threads=args.threads,
+        **({"export_to": args.export_to} if args.export_to else {}))
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")
     return 0

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASS_NAMES, class_id
-from vision.train import ModelSpec, model_yaml, prepare_real, real_split, write_model_card
+from vision.train import (
+    ModelSpec,
+    model_yaml,
+    prepare_data,
+    prepare_real,
+    real_split,
+    write_model_card,
+)
 
 
 @pytest.fixture
@@ -62,3 +69,13 @@ def test_model_card_states_data_command_figures_and_head(tmp_path: Path):
     text = card.read_text()
     assert "gouji train --real" in text and '"synthetic_val_mAP50": 0.5' in text
     assert "(1, 20, N)" in text and "Exported 20" in text
+
+
+def test_prepare_data_lists_every_training_set_and_the_held_out_one(real_dir: Path, tmp_path: Path):
+    data = prepare_data(tmp_path, seeds=[1, 3], count=2, val_seed=2, val_count=2, real=True,
+                        real_dir=real_dir, workers=1).read_text()
+    for folder in ("synth-s1-n2/images", "synth-s3-n2/images", "real-cards-edje/train/images"):
+        assert f"{tmp_path / folder}" in data
+    assert f"val: {tmp_path / 'synth-s2-n2/images'}" in data
+    with pytest.raises(ValueError, match="held-out seed 2 is also a training seed"):
+        prepare_data(tmp_path, seeds=[2], count=2, val_seed=2, val_count=2)
