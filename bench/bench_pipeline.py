@@ -8,6 +8,8 @@ does, and compare with the truth:
   for review (:func:`tracker.score.score_plays`);
 - the rules engine fed by the recognised events against the truth: finishing order, counts,
   tribute table;
+- the recognised events are kept next to the game as ``events-model.jsonl`` (or
+  ``events-oracle.jsonl``) for a closer look;
 - speed: frames per second end to end (decoding the 1280×720 video included), and latency:
   the wall time from the arrival of the frame that completes a play's stability window to its
   event (``PipelineStats.latencies``), plus how late in video time each play was committed after
@@ -105,6 +107,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
 
     stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                      window=args.window, per_zone=per_zone).run(on_event)
+    name = "events-oracle.jsonl" if args.oracle else "events-model.jsonl"
+    (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
     score = score_plays(truth, events)
     same_game = game_state(truth, args.ruleset) == game_state(events, args.ruleset)
     true_still = [e["t"] for e in truth if e["type"] == "play"]
