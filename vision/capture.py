@@ -229,6 +229,8 @@ class Capture:
             capture.release()
             return False
         if isinstance(self.source, int):
+            # Only the newest picture matters: frames queued in the driver are latency.
+            capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
             if self.width:
                 capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
             if self.height:
