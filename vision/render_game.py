@@ -246,7 +246,7 @@ class _Director:
         angle = math.radians(90.0 - 60.0 * seat)
         return np.array([math.cos(angle), math.sin(angle)])
 
-    def landing(self, seat: int, count: int) -> tuple[NDArray[np.float64], float]:
+    def landing(self, seat: int) -> tuple[NDArray[np.float64], float]:
         """Centre and turn (degrees clockwise) of the next play of ``seat``: its pile grows
         towards the middle and a little sideways, so earlier plays stay partly in view."""
         k = self.table.plays_in_trick.get(seat, 0)
@@ -305,7 +305,7 @@ class _Director:
     def play(self, seat: int, tokens: Sequence[str]) -> float:
         """Film one play; returns the time its cards lie still."""
         rng, film = self.rng, self.film
-        centre, turn = self.landing(seat, len(tokens))
+        centre, turn = self.landing(seat)
         quads = self.fan(len(tokens), centre, turn)
         cards = [_Card(rank, None if rank in ("SJ", "BJ") else str(rng.choice(SUITS)), quad)
                  for rank, quad in zip(tokens, quads)]
@@ -354,7 +354,8 @@ class _Director:
             grip = self.centre + out * _PLAY_SIDE * (0.1 + 0.6 * step / steps)
             image, layers = self._frame([], (grip, self.card_height * 0.9), winner)
             film.write(image, layers=layers)
-            if step == steps // 2:  # the cards leave with the hand onto the pile
+            if step == steps // 2:  # the cards leave with the hand
+                # A few of them show on the pile: drawing all would cost time for nothing.
                 for card in self.table.cards[-3:]:
                     jitter = rng.normal(0, 4, 2) + len(self.table.pile) * np.array([0.0, -0.6])
                     spot = self.pile_spot + jitter
