@@ -297,14 +297,15 @@ def demo_assets(cache_dir: str | Path | None = None) -> tuple[Path, Path]:
     """The demo game: ``(video path, table path)``, rendered on first use and cached.
 
     Rendered deterministically from :data:`DEMO_SEED` by :func:`vision.render_game.render_game`
-    into ``cache_dir`` (default ``$GOUJI_CACHE`` or ``~/.cache/gouji``), under ``demo-<seed>``.
+    into ``cache_dir`` (default ``$GOUJI_CACHE`` or ``~/.cache/gouji``), under
+    ``demo-<seed>-r<renderer version>`` (a new renderer renders a new demo).
     """
     import os
 
-    from vision.render_game import render_game
+    from vision.render_game import RENDER_VERSION, render_game
 
     root = Path(cache_dir or os.environ.get("GOUJI_CACHE") or Path.home() / ".cache" / "gouji")
-    folder = root / f"demo-{DEMO_SEED}"
+    folder = root / f"demo-{DEMO_SEED}-r{RENDER_VERSION}"
     video, table = folder / "game.mp4", folder / "table.json"
     if not (video.is_file() and table.is_file() and (folder / "truth.jsonl").is_file()):
         render_game(DEMO_SEED, folder)

@@ -48,10 +48,14 @@ from vision.synth import (
     visible_cards,
 )
 
-__all__ = ["FRAME_SIZE", "RenderedGame", "render_game", "script_tokens", "truth_detections"]
+__all__ = ["FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "render_game", "script_tokens",
+           "truth_detections"]
 
 FRAME_SIZE = (1280, 720)
 """``(width, height)`` of the rendered video."""
+
+RENDER_VERSION = 1
+"""Changes whenever a seed films differently, so caches of rendered games know they are stale."""
 
 _PLAY_SIDE = 600.0     # play area side on the table plane, in table-plane pixels
 _CANVAS_SIDE = 1500    # table-top texture side, table-plane pixels (reaches past the image)

@@ -12,6 +12,7 @@ from tracker.zones import SeatZones
 from vision.capture import Frame
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
+from vision.render_game import RENDER_VERSION
 
 LAYOUT = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720))
 RED_FIVE, BLUE_KING = CLASS_NAMES.index("5"), CLASS_NAMES.index("K")
@@ -147,6 +148,6 @@ def test_demo_assets_are_rendered_once_and_then_reused(tmp_path, monkeypatch):
 
     monkeypatch.setattr("vision.render_game.render_game", fake_render)
     first = demo_assets(tmp_path)
-    assert demo_assets(tmp_path) == first == (tmp_path / f"demo-{DEMO_SEED}" / "game.mp4",
-                                              tmp_path / f"demo-{DEMO_SEED}" / "table.json")
+    folder = tmp_path / f"demo-{DEMO_SEED}-r{RENDER_VERSION}"
+    assert demo_assets(tmp_path) == first == (folder / "game.mp4", folder / "table.json")
     assert calls == [DEMO_SEED]
