@@ -14,8 +14,10 @@ from vision.synth import (
     CARD_WIDTH,
     DECK_STYLES,
     RANKS,
+    TEXTURE_KINDS,
     Layer,
     card_quad,
+    dataset,
     fan_quads,
     generate_scene,
     index_regions,
@@ -26,7 +28,6 @@ from vision.synth import (
     visible_cards,
     write_dataset,
 )
-from vision.synth.scene import TEXTURE_KINDS
 
 STYLE = DECK_STYLES[0]
 
@@ -151,7 +152,8 @@ def test_scenes_are_deterministic_and_labels_are_consistent():
     assert ((a.boxes[:, 2] > a.boxes[:, 0]) & (a.boxes[:, 3] > a.boxes[:, 1])).all()
 
 
-def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path):
+def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(dataset, "CHUNK", 2)  # two chunks: styles per chunk, two processes
     first = write_dataset(tmp_path / "a", seed=5, count=4)
     write_dataset(tmp_path / "b", seed=5, count=4, workers=2)
     images = sorted((tmp_path / "a" / "images").iterdir())
