@@ -417,15 +417,21 @@ class Detector:
 
         names = _names_from_metadata(metadata)
         self._class_map = _class_map(names) if names is not None else None
-        out_shape = tuple(outputs[0].shape)
+        # Dynamic exports name their batch and anchor axes; the batch is 1 and the anchor
+        # count plays no part in telling the layouts apart.
+        out_shape = tuple(d if isinstance(d, int) else 1 if i == 0 else -1
+                          for i, d in enumerate(outputs[0].shape))
         self.layout: OutputLayout | None = None
-        """Output head, known at load time when the output shape is static."""
-        if all(isinstance(d, int) for d in out_shape):
+        """Output head, when the output shape tells it at load time."""
+        if len(out_shape) == 3 and out_shape[1] > 0:
             self.layout = _output_layout(out_shape)
             num_classes = len(names) if names is not None else len(CLASS_NAMES)
             if self.layout == "raw" and out_shape[1] - 4 != num_classes:
                 raise ModelError(f"{path.name} scores {out_shape[1] - 4} classes, expected "
                                  f"{num_classes}")
+        elif len(out_shape) != 3:
+            raise ModelError(f"{path.name}: expected a detector output of shape (1, 4 + nc, N) "
+                             f"or (1, N, 6), got {tuple(outputs[0].shape)}")
 
     def __repr__(self) -> str:
         return (f"Detector({str(self.model_path)!r}, threads={self.threads}, conf={self.conf}, "

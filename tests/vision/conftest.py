@@ -13,9 +13,11 @@ ModelWriter = Callable[..., Path]
 
 def write_constant_model(path: Path, output: np.ndarray, *,
                          input_shape: tuple[int | str, ...] = (1, 3, 640, 640),
+                         output_shape: tuple[int | str, ...] | None = None,
                          metadata: dict[str, str] | None = None) -> Path:
     """Write an ONNX "detector" whose output is always ``output``, whatever the image.
 
+    ``output_shape`` declares the output with named (dynamic) axes, as dynamic exports do.
     The output still depends on the input graph-wise (``output + 0 * mean(images)``) so the
     runtime keeps and checks the ``images`` input like a real export's.
     """
@@ -29,7 +31,8 @@ def write_constant_model(path: Path, output: np.ndarray, *,
          helper.make_node("Add", ["table", "nothing"], ["output0"])],
         "constant_detector",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, list(input_shape))],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(output.shape))],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT,
+                                       list(output_shape or output.shape))],
         initializer=[table, zero],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])

@@ -250,6 +250,20 @@ def test_detector_rejects_non_uint8_images(constant_model):
         Detector(constant_model(RAW_SCENE))(WIDE_IMAGE.astype(np.float32))
 
 
+@pytest.mark.parametrize(
+    ("output", "output_shape", "layout"),
+    [
+        (RAW_SCENE, ("batch", 20, "anchors"), "raw"),
+        (END2END_SCENE, ("batch", 300, 6), "end2end"),
+    ],
+)
+def test_dynamic_output_axes(constant_model, output, output_shape, layout):
+    detector = Detector(constant_model(output, input_shape=("batch", 3, "height", "width"),
+                                       output_shape=output_shape))
+    assert detector.layout == layout
+    assert detector(WIDE_IMAGE).names() == EXPECTED_NAMES
+
+
 def test_dynamic_model_pads_only_to_the_stride(constant_model):
     # The 960x480 image becomes a 640x320 input with no padding, so input boxes map straight back.
     path = constant_model(RAW_SCENE, input_shape=("batch", 3, "height", "width"),
