@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -397,11 +398,12 @@ shipped = pytest.mark.skipif(not DEFAULT_MODEL_PATH.is_file(),
 CLEAN_SCENE_SEEDS = range(424_242, 424_242 + 12)
 
 
-def clean_scenes():
+@functools.cache
+def clean_scenes() -> tuple:
     from vision.synth import SceneConfig, generate_scene
 
     config = SceneConfig(pile=0.0, hand=0.0, clutter=0.0, face_down=0.0)
-    return [generate_scene(seed, config) for seed in CLEAN_SCENE_SEEDS]
+    return tuple(generate_scene(seed, config) for seed in CLEAN_SCENE_SEEDS)
 
 
 def ranks(names) -> list[str]:
