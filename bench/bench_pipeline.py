@@ -41,36 +41,28 @@ from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detections import Detections
-from vision.render_game import render_game, truth_detections
+from vision.render_game import TruthDetector, render_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Oracle:
-    """The rendered truth boxes of the frame being processed (whole frame): a perfect detector,
-    or, with ``miss``/``confuse``, one that drops a card or reads another rank that often."""
+class NoisyTruth(TruthDetector):
+    """The exact boxes, but each card is missed with chance ``miss`` and read as another rank
+    (at confidence 0.4) with chance ``confuse``, drawn anew at every detector run."""
 
-    def __init__(self, per_frame: list[Any], *, miss: float = 0.0, confuse: float = 0.0,
-                 seed: int = 0) -> None:
-        self.per_frame, self.index = per_frame, 0
+    def __init__(self, folder: Path, *, miss: float, confuse: float, seed: int) -> None:
+        super().__init__(folder)
         self.miss, self.confuse = miss, confuse
         self.rng = np.random.default_rng(seed)
 
-    def __call__(self, image: Any) -> Any:
-        found = self.per_frame[min(self.index, len(self.per_frame) - 1)]
-        if not (self.miss or self.confuse) or not len(found):
-            return found
+    def __call__(self, image: Any) -> Detections:
+        found = super().__call__(image)
         kept = found[self.rng.random(len(found)) >= self.miss]
         classes = kept.class_id.copy()
         wrong = self.rng.random(len(kept)) < self.confuse
         classes[wrong] = (classes[wrong] + self.rng.integers(1, 15, int(wrong.sum()))) % 15
         confidence = np.where(wrong, 0.4, 0.95).astype(np.float32)
         return Detections(xyxy=kept.xyxy, confidence=confidence, class_id=classes)
-
-    def follow(self, source: Any) -> Any:
-        for frame in source:
-            self.index = frame.index
-            yield frame
 
 
 def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
@@ -92,8 +84,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     table = TableLayout.load(folder / "table.json")
     source: Any = frames(folder / "game.mp4")
     if args.oracle:
-        oracle = Oracle(truth_detections(folder), miss=args.miss, confuse=args.confuse,
-                        seed=seed)
+        oracle = (NoisyTruth(folder, miss=args.miss, confuse=args.confuse, seed=seed)
+                  if args.miss or args.confuse else TruthDetector(folder))
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector

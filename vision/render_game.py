@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,8 +48,8 @@ from vision.synth import (
     visible_cards,
 )
 
-__all__ = ["FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "render_game", "script_tokens",
-           "truth_detections"]
+__all__ = ["FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "TruthDetector", "render_game",
+           "script_tokens", "truth_detections"]
 
 FRAME_SIZE = (1280, 720)
 """``(width, height)`` of the rendered video."""
@@ -466,3 +466,29 @@ def truth_detections(folder: str | Path) -> list[Detections]:
                            class_id=rows[:, 4].astype(np.int_))
         per_frame += [found] * int(record["count"])
     return per_frame
+
+
+class TruthDetector:
+    """A perfect detector for a game rendered with ``boxes=True``: it answers the exact boxes of
+    the frame being processed, so the tracker and the pipeline can be checked without a model.
+
+    It answers for whole frames (use ``Pipeline(..., per_zone=False)``), and learns which frame
+    is being processed from the frames passing through :meth:`follow`.
+
+    Args:
+        folder: the rendered game's folder.
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.per_frame = truth_detections(folder)
+        self.index = 0
+        """Index of the frame being processed."""
+
+    def __call__(self, image: NDArray[np.uint8]) -> Detections:
+        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
+
+    def follow(self, frames: Iterable[Any]) -> Iterator[Any]:
+        """Pass the frames on, noting each one's index."""
+        for frame in frames:
+            self.index = frame.index
+            yield frame

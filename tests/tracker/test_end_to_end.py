@@ -16,27 +16,12 @@ from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detector import default_model_path
-from vision.render_game import render_game, truth_detections
+from vision.render_game import TruthDetector, render_game
 
 pytestmark = pytest.mark.slow
 
 UNSEEN_SEED = 90_417
 """A seed used nowhere else: its deck style, light, camera and game are new to the model."""
-
-
-class Oracle:
-    """The renderer's exact boxes of the frame being processed."""
-
-    def __init__(self, folder):
-        self.per_frame, self.index = truth_detections(folder), 0
-
-    def __call__(self, image):
-        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
-
-    def follow(self, source):
-        for frame in source:
-            self.index = frame.index
-            yield frame
 
 
 def outcome(events):
@@ -54,7 +39,7 @@ def truth_of(game):
 
 
 def test_with_exact_boxes_every_play_and_the_outcome_come_back(game):
-    oracle = Oracle(game.video.parent)
+    oracle = TruthDetector(game.video.parent)
     match, events = rules.Match(), []
 
     def on_event(event):

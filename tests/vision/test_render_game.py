@@ -11,7 +11,7 @@ from assistant.pipeline import Pipeline
 from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
-from vision.render_game import render_game, truth_detections
+from vision.render_game import TruthDetector, render_game
 
 # A legal opening of a qingdao round: seat 0 leads 555, seat 1 beats it with 666, the others
 # pass, seat 1 leads KK and seat 3 answers AA.
@@ -23,21 +23,6 @@ SCRIPT = [
     {"type": "play", "seat": 1, "cards": "KK"},
     {"type": "play", "seat": 3, "cards": "AA"},
 ]
-
-
-class Oracle:
-    """The renderer's exact boxes of the frame being processed, as a detector would answer."""
-
-    def __init__(self, folder):
-        self.per_frame, self.index = truth_detections(folder), 0
-
-    def __call__(self, image):
-        return self.per_frame[min(self.index, len(self.per_frame) - 1)]
-
-    def follow(self, source):
-        for frame in source:
-            self.index = frame.index
-            yield frame
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +54,7 @@ def test_truth_is_the_script_with_times_and_gathered_tricks(game):
 def test_the_tracker_on_exact_boxes_reproduces_the_truth(game):
     # Renderer geometry and the default seat zones agree, and the film's pace (hands, holds)
     # suits the segmenter: a perfect detector gives back every play and the gathered trick.
-    oracle = Oracle(game.video.parent)
+    oracle = TruthDetector(game.video.parent)
     events = []
     Pipeline(oracle.follow(frames(game.video)), TableLayout.load(game.table), oracle,
              per_zone=False).run(events.append)
