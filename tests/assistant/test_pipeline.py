@@ -151,3 +151,13 @@ def test_demo_assets_are_rendered_once_and_then_reused(tmp_path, monkeypatch):
     folder = tmp_path / f"demo-{DEMO_SEED}-r{RENDER_VERSION}"
     assert demo_assets(tmp_path) == first == (folder / "game.mp4", folder / "table.json")
     assert calls == [DEMO_SEED]
+
+
+def test_sensor_noise_is_neither_motion_nor_change():
+    changes = ChangeDetector(SeatZones(LAYOUT))
+    rng = np.random.default_rng(0)
+    table = np.full((720, 1280, 3), 90, np.int16)
+    for i in range(10):
+        noisy = np.clip(table + rng.normal(0, 6, table.shape), 0, 255).astype(np.uint8)
+        moving, detect = changes.update(noisy)
+        assert not moving.any() and (i == 0 or not detect.any())
