@@ -89,7 +89,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector
-        detector, per_zone = Detector(args.model, threads=args.threads), True
+        detector, per_zone = Detector(args.model, threads=args.threads), not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
 
@@ -121,6 +121,8 @@ def main() -> int:
                              "(at confidence 0.4)")
     parser.add_argument("--model", default=None, help="ONNX model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--whole-frame", action="store_true",
+                        help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")
     parser.add_argument("--window", type=float, default=0.5)
     parser.add_argument("--max-plays", type=int, default=None, help="short clips of N plays")
