@@ -14,7 +14,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "process", help="run the whole pipeline headless on a video file, write the event log",
         description="Recognise the plays of a filmed game and write them as an event log "
                     "(JSON lines); prints frames/s and the plays committed and held for review.")
-    process.add_argument("video", type=Path, help="video file (or folder of images, or camera)")
+    process.add_argument("video", help="video file (or folder of images, camera index, "
+                                        "rtsp:// or http:// stream)")
     process.add_argument("--table", type=Path, required=True, help="table file (table.json)")
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
     process.add_argument("--model", type=Path, default=None,
@@ -52,9 +53,9 @@ def process_command(args: argparse.Namespace) -> int:
     from vision.detector import Detector
 
     table = TableLayout.load(args.table)
-    source: Any = args.video
-    if not str(args.video).isdigit() and not args.video.exists():
-        raise FileNotFoundError(f"no such video: {args.video}")
+    source = str(args.video)
+    if not source.isdigit() and "://" not in source and not Path(source).exists():
+        raise FileNotFoundError(f"no such video: {source}")
     detector = Detector(args.model, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     args.events.parent.mkdir(parents=True, exist_ok=True)
