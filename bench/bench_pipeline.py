@@ -83,6 +83,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
     table = TableLayout.load(folder / "table.json")
     source: Any = frames(folder / "game.mp4")
+    detector: Any
     if args.oracle:
         oracle = (NoisyTruth(folder, miss=args.miss, confuse=args.confuse, seed=seed)
                   if args.miss or args.confuse else TruthDetector(folder))
