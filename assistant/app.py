@@ -57,8 +57,7 @@ def _feeder(app: FastAPI) -> Feeder | None:
         if app.state.table is None:
             raise FileNotFoundError("a video source needs a table file: --table TABLE.json")
         return pipeline_feeder(
-            live, app.state.frames, source=settings.source, table=app.state.table,
-            zones=lambda: [seat.polygon for seat in app.state.table.seats],
+            live, app.state.frames, source=settings.source, table=lambda: app.state.table,
             frame_rate=settings.frame_rate)
     if settings.script_seed is not None:
         events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)

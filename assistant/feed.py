@@ -94,10 +94,12 @@ class _MatchView:
         return self._live.state
 
 
-def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
-                    zones: Callable[[], list[Any]], frame_rate: float) -> Feeder:
+def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
+                    frame_rate: float) -> Feeder:
     """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
     with detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
+    ``table`` gives the current table layout: when the operator recalibrates the zones, the
+    pipeline switches to the new ones at the next frame.
 
     The detector loads here, so a missing model fails at start, not in the thread. A video file
     plays at its own speed, as a camera would deliver it.
@@ -108,7 +110,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
 
     stop = threading.Event()
     capture = frames(source)
-    pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table,
+    pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
                         match=_MatchView(live))
     hub.active = True
     last_shown = 0.0
@@ -119,12 +121,15 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Any,
         if now - last_shown < 1 / frame_rate:
             return
         last_shown = now
+        layout = table()
+        if layout is not pipeline.table:
+            pipeline.set_table(layout)
         # The pipeline works in the table file's pixels (it scales other frame sizes to them);
         # drawing in the same pixels keeps boxes, zones and the calibration view aligned.
         image = frame.image
-        if (image.shape[1], image.shape[0]) != table.image_size:
-            image = cv2.resize(image, table.image_size, interpolation=cv2.INTER_AREA)
-        image = annotate(image, detections, zones=[np.asarray(z) for z in zones()])
+        if (image.shape[1], image.shape[0]) != layout.image_size:
+            image = cv2.resize(image, layout.image_size, interpolation=cv2.INTER_AREA)
+        image = annotate(image, detections, zones=[np.asarray(seat.polygon) for seat in layout.seats])
         height, width = image.shape[:2]
         view = image if width <= MAX_VIEW_WIDTH else cv2.resize(
             image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),

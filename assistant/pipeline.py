@@ -206,6 +206,19 @@ class Pipeline:
             self.zones, window=window,
             prior=MatchPrior(match) if match is not None else None, **segmenter_options)
         self.stats = PipelineStats()
+        self._next_table: TableLayout | None = None
+
+    def set_table(self, table: TableLayout) -> None:
+        """Use new seat zones from the next frame on (the operator recalibrated the table).
+
+        Safe to call from another thread while :meth:`run` is going. Every zone is detected
+        afresh in its new shape; plays already committed stay as they are.
+        """
+        if table.image_size != self.table.image_size:
+            raise ValueError(f"the new table is for {table.image_size[0]}x{table.image_size[1]} "
+                             f"images, the running one for "
+                             f"{self.table.image_size[0]}x{self.table.image_size[1]}")
+        self._next_table = table
 
     def _frames(self) -> Iterable[Frame]:
         if isinstance(self.source, int | str | Path):
@@ -258,6 +271,11 @@ class Pipeline:
         for frame in self._frames():
             if should_stop is not None and should_stop():
                 break
+            if self._next_table is not None:
+                self.table, self._next_table = self._next_table, None
+                self.zones = self.segmenter.zones = SeatZones(self.table)
+                changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
+                per_seat = [Detections.empty()] * SEAT_COUNT
             arrived = time.perf_counter()
             image = frame.image
             if (image.shape[1], image.shape[0]) != size:

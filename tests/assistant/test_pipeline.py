@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from assistant.pipeline import DEMO_SEED, ChangeDetector, Pipeline, demo_assets
-from tracker.table import TableLayout
+from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Frame
 from vision.classes import CLASS_NAMES
@@ -161,3 +161,28 @@ def test_sensor_noise_is_neither_motion_nor_change():
         noisy = np.clip(table + rng.normal(0, 6, table.shape), 0, 255).astype(np.uint8)
         moving, detect = changes.update(noisy)
         assert not moving.any() and (i == 0 or not detect.any())
+
+
+def test_recalibrated_zones_take_effect_while_the_pipeline_runs():
+    """The operator drags the zones during a game: later plays go to the seats of the new zones."""
+    rotated = TableLayout(LAYOUT.image_size, LAYOUT.play_area, tuple(
+        Seat(seat.index, LAYOUT.seats[(seat.index + 1) % 6].polygon) for seat in LAYOUT.seats))
+    first, second = [(RED_FIVE, 620, 560)], [(BLUE_KING, 620, 140)]
+    frames = film([(1.0, []), (2.0, first), (2.0, first + second)])
+    events = []
+    pipeline = Pipeline(frames, LAYOUT, blob_detector)
+
+    def on_frame(frame, found):
+        if frame.index == 25:  # after the first play, before the second
+            pipeline.set_table(rotated)
+
+    pipeline.run(events.append, on_frame=on_frame)
+    # Seat 3's old zone is seat 2's now; the five already committed is not played again.
+    assert [(e["seat"], e["cards"]) for e in events if e["type"] == "play"] == [(0, "5"), (2, "K")]
+    assert pipeline.table is rotated
+
+
+def test_a_table_for_another_image_size_is_refused():
+    other = TableLayout.default([(0, 0), (600, 0), (600, 400), (0, 400)], (640, 480))
+    with pytest.raises(ValueError, match="640x480"):
+        Pipeline([], LAYOUT, blob_detector).set_table(other)

@@ -80,6 +80,8 @@ def test_dragging_a_seat_zone_corner_saves_the_table_file(
         expect = pytest.importorskip("playwright.sync_api").expect
         expect(page.locator("#video")).to_be_visible()
         expect(page.locator("#connection")).to_have_class(re.compile("online"))
+        # The zones overlay the picture: wait for its size to settle before aiming at a corner.
+        page.wait_for_function("document.querySelector('#video').naturalWidth > 0")
         page.keyboard.press("k")
         handle = page.locator("#zones circle.handle").nth(1)  # seat 0's outer corner
         expect(handle).to_be_visible()
