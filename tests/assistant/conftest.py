@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.assistant.assistant_helpers import SilentSpeaker, local_client, make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from assistant.app import create_app
 from assistant.deps import get_speaker
 from rules.selfplay import random_match
+from tests.assistant.assistant_helpers import SilentSpeaker, local_client, make_settings
 
 CHROMIUM = "/usr/bin/chromium"
 

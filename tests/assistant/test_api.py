@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -17,6 +16,7 @@ from assistant.app import create_app
 from assistant.cli import main
 from assistant.feed import submit_checked
 from rules.selfplay import random_match
+from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from tracker.table import TableLayout
 
 REQUIRED = ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute", "errors")

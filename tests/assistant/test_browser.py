@@ -13,11 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.assistant.assistant_helpers import LiveServer, SilentSpeaker, first_round, make_settings
 
 import rules
 from assistant.app import create_app
 from assistant.deps import get_speaker
+from tests.assistant.assistant_helpers import LiveServer, SilentSpeaker, first_round, make_settings
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

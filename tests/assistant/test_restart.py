@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.assistant.assistant_helpers import free_port
 
 import rules
+from tests.assistant.assistant_helpers import free_port
 
 
 def start_server(db: Path, port: int, cwd: Path) -> subprocess.Popen[bytes]:

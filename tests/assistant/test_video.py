@@ -11,9 +11,9 @@ import cv2
 import httpx
 import numpy as np
 import pytest
-from tests.assistant.assistant_helpers import LiveServer, make_settings
 
 from assistant.app import create_app
+from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tracker.table import TableLayout
 from vision.detections import Detections
 
