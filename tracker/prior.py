@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import parse_cards
+from rules import classify, parse_cards
 
 __all__ = ["MatchPrior"]
 
@@ -41,6 +41,10 @@ class MatchPrior:
 
     def objection(self, seat: int, cards: str) -> str | None:
         """The rules' reason to refuse ``cards`` from ``seat`` now, or ``None``."""
+        ruleset = self.match.to_json().get("ruleset") or "qingdao"
+        shape = classify(cards, ruleset=ruleset)
+        if not shape.legal:  # mixed ranks, 3s outside a final play: never a play, whoever leads
+            return f"rules: {shape.reason}"
         state = self._live_round()
         if state is None:
             return None

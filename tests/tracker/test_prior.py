@@ -32,6 +32,19 @@ def test_before_a_round_anyone_may_lead_and_nothing_is_refused():
 
 
 @pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
+def test_a_play_of_mixed_ranks_is_refused_even_as_the_first_lead(view):
+    objection = MatchPrior(view(rules.Match())).objection(5, "87")
+    assert objection is not None and "mixed ranks" in objection
+
+
+@pytest.mark.parametrize(("ruleset", "refused"), [("biesan", True), ("qingdao", False)])
+def test_threes_with_twos_are_refused_only_under_biesan(ruleset, refused):
+    # 憋三: 3s leave a hand only all together in the final play, so never with 贴钱 twos.
+    prior = MatchPrior(rules.Match(ruleset=ruleset))
+    assert (prior.objection(0, "2333") is not None) == refused
+
+
+@pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
 @pytest.mark.parametrize(("seat", "cards", "refused"), [
     (1, "666", False),  # any later seat may answer three fives with three sixes
     (1, "66", True),    # the answer must have the led count
