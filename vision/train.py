@@ -275,7 +275,7 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
         "mosaic": 0.0, "close_mosaic": 0, "fliplr": 0.0, "flipud": 0.0, "degrees": 0.0,
         "translate": 0.1, "scale": 0.3, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.3, "erasing": 0.0,
         "patience": 1000, "val": True, "cache": False, "time": config.hours,
-        "nbs": config.batch,  # one optimizer step per batch: few epochs fit in a CPU session
+        "nbs": config.batch,  # one optimizer step per batch: CPU training runs only a few epochs
     }
     args.update(config.extra)
     model.train(**args)
