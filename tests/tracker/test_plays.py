@@ -4,19 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tracker.tracker_builders import cards, fan, hold, square_layout
+from tests.tracker.tracker_builders import cards, fan, hold
 from tracker.plays import PlaySegmenter
-from tracker.zones import SeatZones
-
-
-@pytest.fixture
-def layout():
-    return square_layout()
-
-
-@pytest.fixture
-def zones(layout):
-    return SeatZones(layout)
 
 
 class FakePrior:

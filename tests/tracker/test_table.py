@@ -8,19 +8,8 @@ from contextlib import nullcontext as does_not_raise
 import numpy as np
 import pytest
 
-from tests.tracker.tracker_builders import PLAY_AREA, square_layout
+from tests.tracker.tracker_builders import PLAY_AREA
 from tracker.table import TableLayout, TableLayoutError
-from tracker.zones import SeatZones
-
-
-@pytest.fixture
-def layout():
-    return square_layout()
-
-
-@pytest.fixture
-def zones(layout):
-    return SeatZones(layout)
 
 
 @pytest.mark.parametrize(("point", "seat"), [

@@ -5,19 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.tracker.tracker_builders import cards, square_layout
+from tests.tracker.tracker_builders import cards
 from tracker.zones import SeatZones
 from vision.detections import Detections
-
-
-@pytest.fixture
-def layout():
-    return square_layout()
-
-
-@pytest.fixture
-def zones(layout):
-    return SeatZones(layout)
 
 
 def test_label_map_agrees_with_the_layout(layout, zones):
