@@ -65,62 +65,78 @@ def _places(state: Mapping[str, Any]) -> list[tuple[int, int]]:
     return sorted((int(p), int(s)) for s, p in state.get("places", {}).items() if p)
 
 
-def turn_text(state: Mapping[str, Any]) -> str:
-    """Who is to act now and who may answer, in Chinese (see the module example)."""
+
+
+def _turn(state: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The situation both turn texts put into words: a case name and its details."""
     if not state.get("round"):
-        return "等待开局"
+        return "waiting", {}
     if state.get("round_over"):
-        places = " · ".join(f"{PLACE_NAMES[p]} {seat_label(s)}" for p, s in _places(state))
-        return f"本局结束：{places}" if places else "本局结束"
+        return "over", {"places": _places(state)}
     to_act: list[int] = list(state.get("to_act", []))
     trick = state.get("trick", {})
     answer = trick.get("answer")
     last = trick.get("last_seat")
     if not to_act:
-        return "等待操作"
+        return "operator", {}
     if answer == "lead" or last is None:
-        return f"请 {seat_label(to_act[0])} 出牌"
+        return "lead", {"seat": to_act[0]}
     if answer == "duitou":
         duitou = (last + 3) % 6
         burners = [s for s in to_act if s != duitou]
-        text = f"{seat_label(last)} 够级，请对头 {seat_label(duitou)} 应牌"
         if duitou not in to_act:
-            text = f"{seat_label(last)} 够级，请 {_seats(burners)} 应牌"
-        elif len(burners) > 2:
-            text += "，其余各家可烧"
-        elif burners:
-            text += f"，{_seats(burners)} 可烧"
-        return text
-    prefix = "四户乱缠，" if answer == "free" else ""
-    return f"{prefix}{seat_label(last)} 出 {trick.get('last_cards', '')}，请 {seat_label(to_act[0])} 应牌"
+            return "burners_only", {"last": last, "burners": burners}
+        return "duitou", {"last": last, "duitou": duitou, "burners": burners}
+    return "answer", {"free": answer == "free", "last": last,
+                      "cards": trick.get("last_cards", ""), "seat": to_act[0]}
+
+
+def turn_text(state: Mapping[str, Any]) -> str:
+    """Who is to act now and who may answer, in Chinese (see the module example)."""
+    case, d = _turn(state)
+    if case == "waiting":
+        return "等待开局"
+    if case == "over":
+        places = " · ".join(f"{PLACE_NAMES[p]} {seat_label(s)}" for p, s in d["places"])
+        return f"本局结束：{places}" if places else "本局结束"
+    if case == "operator":
+        return "等待操作"
+    if case == "lead":
+        return f"请 {seat_label(d['seat'])} 出牌"
+    if case == "burners_only":
+        return f"{seat_label(d['last'])} 够级，请 {_seats(d['burners'])} 应牌"
+    if case == "duitou":
+        text = f"{seat_label(d['last'])} 够级，请对头 {seat_label(d['duitou'])} 应牌"
+        burners = d["burners"]
+        if len(burners) > 2:
+            return text + "，其余各家可烧"
+        return text + f"，{_seats(burners)} 可烧" if burners else text
+    prefix = "四户乱缠，" if d["free"] else ""
+    return f"{prefix}{seat_label(d['last'])} 出 {d['cards']}，请 {seat_label(d['seat'])} 应牌"
 
 
 def turn_text_en(state: Mapping[str, Any]) -> str:
     """The same as :func:`turn_text`, in English."""
-    if not state.get("round"):
+    case, d = _turn(state)
+    if case == "waiting":
         return "Waiting for the first round"
-    if state.get("round_over"):
-        places = ", ".join(f"{PLACE_NAMES_EN[p]} seat {s + 1}" for p, s in _places(state))
+    if case == "over":
+        places = ", ".join(f"{PLACE_NAMES_EN[p]} seat {s + 1}" for p, s in d["places"])
         return f"Round over: {places}" if places else "Round over"
-    to_act: list[int] = list(state.get("to_act", []))
-    trick = state.get("trick", {})
-    answer = trick.get("answer")
-    last = trick.get("last_seat")
-    if not to_act:
+    if case == "operator":
         return "Waiting for the operator"
-    if answer == "lead" or last is None:
-        return f"Seat {to_act[0] + 1} to lead"
-    if answer == "duitou":
-        duitou = (last + 3) % 6
-        burners = [s for s in to_act if s != duitou]
-        if duitou not in to_act:
-            return f"Seat {last + 1} played gouji: seats {_seats_en(burners)} may answer"
-        text = f"Seat {last + 1} played gouji: seat {duitou + 1} (opposite) to answer"
+    if case == "lead":
+        return f"Seat {d['seat'] + 1} to lead"
+    if case == "burners_only":
+        return f"Seat {d['last'] + 1} played gouji: seats {_seats_en(d['burners'])} may answer"
+    if case == "duitou":
+        text = f"Seat {d['last'] + 1} played gouji: seat {d['duitou'] + 1} (opposite) to answer"
+        burners = d["burners"]
         if len(burners) > 2:
-            text += ", the others may burn"
-        elif burners:
+            return text + ", the others may burn"
+        if burners:
             text += f", seat{'s' if len(burners) > 1 else ''} {_seats_en(burners)} may burn"
         return text
-    prefix = "Free play: " if answer == "free" else ""
-    text = f"{prefix}seat {last + 1} played {trick.get('last_cards', '')}: seat {to_act[0] + 1} to answer"
+    prefix = "Free play: " if d["free"] else ""
+    text = f"{prefix}seat {d['last'] + 1} played {d['cards']}: seat {d['seat'] + 1} to answer"
     return text[0].upper() + text[1:]
