@@ -28,25 +28,23 @@ class MatchPrior:
     def __init__(self, match: Any) -> None:
         self.match = match
 
-    def _live_round(self) -> dict[str, Any] | None:
-        state: dict[str, Any] = self.match.to_json()
-        if state.get("round", 0) < 1 or state.get("round_over", False):
-            return None  # before the first play of a round anyone may lead
-        return state
+    @staticmethod
+    def _in_round(state: dict[str, Any]) -> bool:
+        # Before the first play of a round anyone may lead.
+        return state.get("round", 0) >= 1 and not state.get("round_over", False)
 
     def may_act(self, seat: int) -> bool:
         """Whether the rules let ``seat`` play now (always, before a round has begun)."""
-        state = self._live_round()
-        return state is None or seat in state.get("to_act", ())
+        state: dict[str, Any] = self.match.to_json()
+        return not self._in_round(state) or seat in state.get("to_act", ())
 
     def objection(self, seat: int, cards: str) -> str | None:
         """The rules' reason to refuse ``cards`` from ``seat`` now, or ``None``."""
-        ruleset = self.match.to_json().get("ruleset") or "qingdao"
-        shape = classify(cards, ruleset=ruleset)
+        state: dict[str, Any] = self.match.to_json()
+        shape = classify(cards, ruleset=state.get("ruleset") or "qingdao")
         if not shape.legal:  # mixed ranks, 3s outside a final play: never a play, whoever leads
             return f"rules: {shape.reason}"
-        state = self._live_round()
-        if state is None:
+        if not self._in_round(state):
             return None
         verify = getattr(self.match, "verify", None)
         if verify is not None:
