@@ -54,12 +54,14 @@ def time_ms(call: Callable[[], object], runs: int, warmup: int = 5
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
+    parser.add_argument("--classifier", type=Path,
+                        help="rank classifier of a one-class model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--size", type=int, default=640, help="frame side in pixels")
     args = parser.parse_args()
 
-    detector = Detector(args.model, threads=args.threads)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads)
     frame = scene(args.size)
     # The session alone, on the exact input the detector builds, to show what the Python around
     # it costs.

@@ -90,7 +90,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector
-        detector, per_zone = Detector(args.model, threads=args.threads), not args.whole_frame
+        detector, per_zone = Detector(args.model, classifier=args.classifier,
+                                      threads=args.threads), not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
 
@@ -121,6 +122,8 @@ def main() -> int:
                         help="with --oracle: chance that a card is read as another rank "
                              "(at confidence 0.4)")
     parser.add_argument("--model", default=None, help="ONNX model (default: the shipped one)")
+    parser.add_argument("--classifier", default=None,
+                        help="rank classifier of a one-class model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES, class_id
+from vision.classifier import RankClassifier
 from vision.detections import Detections
 
 __all__ = [
@@ -344,6 +345,12 @@ class Detector:
         scaleup: enlarge images smaller than the model input (see :func:`letterbox`). Off by
             default: the model learns cards at native camera scale (seat-zone tiles), so a
             small crop is padded, not magnified.
+        classifier: the rank classifier of a one-class (cascade) model; ``None`` means
+            ``$GOUJI_CLASSIFIER`` or the shipped ``models/gouji-ranks.onnx``. A model that
+            scores the ranks itself needs none.
+
+    A one-class model finds cards; its :class:`~vision.classifier.RankClassifier` then reads
+    each box, and a box's confidence is the product of both stages' scores.
 
     Raises:
         FileNotFoundError: the model file does not exist.
@@ -357,7 +364,8 @@ class Detector:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
-                 scaleup: bool = False) -> None:
+                 scaleup: bool = False,
+                 classifier: str | os.PathLike[str] | None = None) -> None:
         import onnxruntime as ort  # type: ignore[import-untyped]  # imported here: `import vision` stays light
 
         path = Path(model_path) if model_path is not None else default_model_path()
@@ -416,6 +424,11 @@ class Detector:
                                  f"imgsz={imgsz} needs a model exported with dynamic=True")
 
         names = _names_from_metadata(metadata)
+        self.classifier: RankClassifier | None = None
+        """Reads the ranks of a one-class model's boxes; ``None`` when the model scores them."""
+        if names is not None and len(names) == 1:
+            self.classifier = RankClassifier(classifier, threads=threads)
+            names = None
         self._class_map = _class_map(names) if names is not None else None
         # Dynamic exports name their batch and anchor axes; the batch is 1 and the anchor
         # count plays no part in telling the layouts apart.
@@ -425,7 +438,7 @@ class Detector:
         """Output head, when the output shape tells it at load time."""
         if len(out_shape) == 3 and out_shape[1] > 0:
             self.layout = _output_layout(out_shape)
-            num_classes = len(names) if names is not None else len(CLASS_NAMES)
+            num_classes = 1 if self.classifier else len(names or CLASS_NAMES)
             if self.layout == "raw" and out_shape[1] - 4 != num_classes:
                 raise ModelError(f"{path.name} scores {out_shape[1] - 4} classes, expected "
                                  f"{num_classes}")
@@ -434,14 +447,21 @@ class Detector:
                              f"or (1, N, 6), got {tuple(outputs[0].shape)}")
 
     def __repr__(self) -> str:
-        return (f"Detector({str(self.model_path)!r}, threads={self.threads}, conf={self.conf}, "
-                f"iou={self.iou})")
+        cascade = f", classifier={str(self.classifier.model_path)!r}" if self.classifier else ""
+        return (f"Detector({str(self.model_path)!r}{cascade}, threads={self.threads}, "
+                f"conf={self.conf}, iou={self.iou})")
 
     def __call__(self, image: NDArray[np.uint8]) -> Detections:
         """Detect the cards in one BGR image of any size (grey and BGRA are accepted too)."""
+        image = _as_bgr(image)
         blob, transform = self.preprocess(image)
-        return decode(self.infer(blob), transform, conf=self.conf, iou=self.iou,
-                      class_map=self._class_map)
+        found = decode(self.infer(blob), transform, conf=self.conf, iou=self.iou,
+                       class_map=self._class_map)
+        if self.classifier is None:
+            return found
+        ranks, probabilities = self.classifier(image, found.xyxy)
+        return Detections(xyxy=found.xyxy, confidence=found.confidence * probabilities,
+                          class_id=ranks)
 
     def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
         """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""

@@ -46,6 +46,7 @@ __all__ = [
     "prepare_data",
     "prepare_real",
     "real_split",
+    "synthetic_set",
     "train",
     "validate",
     "write_model_card",
@@ -172,22 +173,26 @@ def prepare_data(root: Path, *, seeds: Sequence[int], count: int, val_seed: int,
 
     A set already written with the same seed and count is reused as is.
     """
-    from vision.synth.dataset import write_dataset
-
     if val_seed in seeds:
         raise ValueError(f"the held-out seed {val_seed} is also a training seed")
-    sets = []
-    for s, n in [*((seed, count) for seed in seeds), (val_seed, val_count)]:
-        path = root / f"synth-s{s}-n{n}"
-        if not (path / "data.yaml").exists() or len(list((path / "images").iterdir())) != n:
-            write_dataset(path, seed=s, count=n, workers=workers)
-        sets.append(path)
+    sets = [synthetic_set(root, seed=s, count=n, workers=workers)
+            for s, n in [*((seed, count) for seed in seeds), (val_seed, val_count)]]
     train_dirs = [path / "images" for path in sets[:-1]]
     if real:
         real_train, _ = prepare_real(root / "real-cards-edje", real_dir)
         train_dirs.append(real_train)
     name = f"train-s{'-'.join(map(str, seeds))}-n{count}{'-real' if real else ''}.yaml"
     return _write_data_yaml(root / name, train_dirs, sets[-1] / "images")
+
+
+def synthetic_set(root: Path, *, seed: int, count: int, workers: int = 2) -> Path:
+    """The generated set ``root/synth-s<seed>-n<count>``, written unless it is already there."""
+    from vision.synth.dataset import write_dataset
+
+    path = root / f"synth-s{seed}-n{count}"
+    if not (path / "data.yaml").exists() or len(list((path / "images").iterdir())) != count:
+        write_dataset(path, seed=seed, count=count, workers=workers)
+    return path
 
 
 # ---------------------------------------------------------------- training
@@ -234,6 +239,9 @@ class TrainConfig:
     """Where exports go."""
     real_val: Path | None = None
     """Data yaml of the held-out real photos, validated at each export (for the model card)."""
+    one_class: bool = False
+    """Train a one-class ``card`` detector (every rank is one class) for the cascade, where a
+    rank classifier reads each box; fine-tuning a rank detector keeps all but its class layer."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Further Ultralytics training arguments."""
 
@@ -276,6 +284,7 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
         "translate": 0.1, "scale": 0.3, "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.3, "erasing": 0.0,
         "patience": 1000, "val": True, "cache": False, "time": config.hours,
         "nbs": config.batch,  # one optimizer step per batch: CPU training runs only a few epochs
+        "single_cls": config.one_class,
     }
     args.update(config.extra)
     model.train(**args)
@@ -377,7 +386,10 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     out.parent.mkdir(parents=True, exist_ok=True)
     # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
     # describe exactly the exported model
-    exported = Path(ultralytics.YOLO(str(weights)).export(
+    model = ultralytics.YOLO(str(weights))
+    if len(model.names) == 1:  # a one-class run is named "item" by Ultralytics
+        model.model.names = {0: "card"}
+    exported = Path(model.export(
         format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True, device="cpu",
         verbose=False))
     shutil.move(str(exported), out)

@@ -20,6 +20,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
     process.add_argument("--model", type=Path, default=None,
                          help="ONNX detector (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
+    process.add_argument("--classifier", type=Path, default=None,
+                         help="rank classifier of a one-class detector (default: "
+                              "$GOUJI_CLASSIFIER or models/gouji-ranks.onnx)")
     process.add_argument("--ruleset", default="qingdao",
                          help="ruleset of the game, for the rules' prior (default: qingdao)")
     process.add_argument("--window", type=float, default=0.5,
@@ -56,7 +59,7 @@ def process_command(args: argparse.Namespace) -> int:
     source = str(args.video)
     if not source.isdigit() and "://" not in source and not Path(source).exists():
         raise FileNotFoundError(f"no such video: {source}")
-    detector = Detector(args.model, threads=args.threads)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     args.events.parent.mkdir(parents=True, exist_ok=True)
     with args.events.open("w", encoding="utf-8") as log:

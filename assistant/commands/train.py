@@ -1,4 +1,4 @@
-"""``gouji synth`` and ``gouji train``: generated card data and the detector's training."""
+"""``gouji synth``, ``gouji train`` and ``gouji train-ranks``: generated card data and training."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ def register(subparsers: Any) -> None:
                        help="architecture family of a run from scratch (default yolo26)")
     model.add_argument("--width", type=float, default=0.125, help="width multiple (default 0.125)")
     model.add_argument("--depth", type=float, default=0.5, help="depth multiple (default 0.5)")
+    model.add_argument("--one-class", action="store_true",
+                       help="train a one-class card detector for the rank classifier to read")
     model.add_argument("--weights", type=Path, metavar="PT",
                        help="fine-tune from this checkpoint, e.g. models/gouji-cards.pt")
     model.add_argument("--resume", type=Path, metavar="LAST_PT",
@@ -75,6 +77,32 @@ def register(subparsers: Any) -> None:
     run.add_argument("--export-only", type=Path, metavar="PT",
                      help="only export this checkpoint to models/ (with validation figures)")
     train.set_defaults(func=run_train)
+
+    ranks = subparsers.add_parser(
+        "train-ranks", help="train the cascade's rank classifier (needs the [train] extra)",
+        description="Train the classifier that reads the rank of each card a one-class detector "
+                    "finds, on crops of the generated tiles' labelled boxes (optionally with the "
+                    "real photos' training split), and export it to models/gouji-ranks.onnx. "
+                    "Prints the accuracy on held-out crops after every epoch.")
+    ranks.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
+                       help="training sets' seeds, one set of --count tiles each (default 1)")
+    ranks.add_argument("--count", type=_positive_int, default=12000,
+                       help="tiles per training set (default 12000)")
+    ranks.add_argument("--real", action="store_true",
+                       help="also train on the training split of the real photos")
+    ranks.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
+                       help="where datasets are written and reused (default datasets/)")
+    ranks.add_argument("--weights", type=Path, metavar="PT",
+                       help="fine-tune from this classifier checkpoint (e.g. models/gouji-ranks.pt)")
+    ranks.add_argument("--epochs", type=_positive_int, default=6, help="epochs (default 6)")
+    ranks.add_argument("--batch", type=_positive_int, default=128, help="batch size (default 128)")
+    ranks.add_argument("--lr", type=float, default=0.003, help="peak learning rate (default 0.003)")
+    ranks.add_argument("--threads", type=_positive_int, default=1,
+                       help="torch threads (default 1)")
+    ranks.add_argument("--name", default="ranks", help="run name under runs/ (default ranks)")
+    ranks.add_argument("--export-to", type=Path, metavar="ONNX",
+                       help="where the ONNX model goes (default models/gouji-ranks.onnx)")
+    ranks.set_defaults(func=run_train_ranks)
 
 
 def _positive_int(text: str) -> int:
@@ -121,6 +149,7 @@ def run_train(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
         export_every=args.export_every, real_val=real_val, threads=args.threads,
+        one_class=args.one_class,
         **({"export_to": args.export_to} if args.export_to else {}))
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")
@@ -134,3 +163,27 @@ def _synth_val(args: argparse.Namespace) -> Path:
     if not (path / "data.yaml").exists():
         write_dataset(path, seed=args.val_seed, count=args.val_count)
     return path / "data.yaml"
+
+
+def run_train_ranks(args: argparse.Namespace) -> int:
+    from vision import rank_training, train as training
+    from vision.classifier import DEFAULT_CLASSIFIER
+    from vision.evaluate import heldout_synthetic_set
+
+    folders = [training.synthetic_set(args.datasets, seed=seed, count=args.count)
+               for seed in args.seed]
+    parts = [rank_training.crop_set(folders, seed=0)]
+    real_train, real_val = training.prepare_real(args.datasets / "real-cards-edje")
+    if args.real:
+        parts.append(rank_training.crop_set([real_train.parent], seed=1, repeat=3))
+    val = {"synthetic": rank_training.crop_set([heldout_synthetic_set()], seed=2),
+           "real": rank_training.crop_set([real_val.parent / "val"], seed=3)}
+    train_set = rank_training.CropSet.concatenate(parts)
+    print(f"{len(train_set)} training crops; held out: "
+          + ", ".join(f"{len(v)} {k}" for k, v in val.items()), flush=True)
+    out = rank_training.train_ranks(rank_training.RankTrainConfig(
+        train=train_set, val=val, epochs=args.epochs, batch=args.batch, lr=args.lr,
+        threads=args.threads, weights=args.weights, out=Path("runs") / args.name,
+        export_to=args.export_to or DEFAULT_CLASSIFIER))
+    print(f"exported {out}")
+    return 0

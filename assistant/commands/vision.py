@@ -57,6 +57,9 @@ def register(subparsers: Any) -> None:
 def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", type=Path, metavar="PATH",
                         help="ONNX model (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
+    parser.add_argument("--classifier", type=Path, metavar="PATH",
+                        help="rank classifier of a one-class model (default: $GOUJI_CLASSIFIER "
+                             "or models/gouji-ranks.onnx)")
     parser.add_argument("--threads", type=_positive_int, default=2, metavar="N",
                         help="CPU threads for ONNX Runtime (default 2)")
 
@@ -77,7 +80,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
     # Read every image before loading the model: a bad path fails fast, before any output.
     images = [read_image(path) for path in args.images]
-    detector = Detector(args.model, threads=args.threads, conf=args.conf)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads, conf=args.conf)
     detect = detector.detect_any_angle if args.any_angle else detector
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
@@ -138,7 +141,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
     from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
 
-    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads, conf=EVAL_CONF)
     report: dict[str, Any] = {"model": str(detector.model_path)}
     data = args.data if args.data is not None else heldout_synthetic_set()
     synthetic = evaluate_images(detector, load_yolo_folder(data))

@@ -55,3 +55,38 @@ def constant_model(tmp_path: Path) -> ModelWriter:
 
     return write
 
+
+
+def write_colour_classifier(path: Path, weights: np.ndarray) -> Path:
+    """Write an ONNX "rank classifier" whose logits are the crop's mean RGB times ``weights``.
+
+    With ``weights`` of shape ``(3, 16)`` a red crop and a blue one read as whatever classes
+    the weights favour, so a test can tell which part of an image each box was read from.
+    """
+    from onnx import TensorProto, checker, helper, numpy_helper
+
+    graph = helper.make_graph(
+        [helper.make_node("ReduceMean", ["crops"], ["mean"], axes=[2, 3], keepdims=0),
+         helper.make_node("MatMul", ["mean", "weights"], ["logits"])],
+        "colour_classifier",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, 96, 64])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", weights.shape[1]])],
+        initializer=[numpy_helper.from_array(np.asarray(weights, np.float32), "weights")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    checker.check_model(model)
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+@pytest.fixture
+def colour_classifier(tmp_path: Path) -> Callable[[np.ndarray], Path]:
+    """``colour_classifier(weights) -> Path`` of a fresh classifier (see :func:`write_colour_classifier`)."""
+    pytest.importorskip("onnx")
+    count = iter(range(1_000_000))
+
+    def write(weights: np.ndarray) -> Path:
+        return write_colour_classifier(tmp_path / f"classifier{next(count)}.onnx", weights)
+
+    return write

@@ -1,0 +1,98 @@
+"""The cascade's rank classifier: its crops, and a one-class detector wired to it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.test_detector import raw_output
+from vision.classes import CLASS_NAMES, class_id
+from vision.classifier import CROP_HEIGHT, CROP_WIDTH, PAD_GREY, RankClassifier, index_crops
+from vision.detector import Detector, ModelError
+
+RED, BLUE = (0, 0, 255), (255, 0, 0)  # BGR
+T, J = class_id("T"), class_id("J")
+
+
+def colour_weights(*, red: int, blue: int, strength: float = 20.0) -> np.ndarray:
+    """Classifier weights reading a red crop as ``red`` and a blue one as ``blue``."""
+    weights = np.zeros((3, len(CLASS_NAMES)), np.float32)
+    weights[0, red] = strength   # the classifier's input is RGB: channel 0 is red
+    weights[2, blue] = strength
+    return weights
+
+
+def test_a_portrait_box_fills_the_crop_height_and_is_centred_on_grey():
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[10:90, 10:40] = RED
+    (crop,) = index_crops(image, np.array([[10, 10, 40, 90]]), margin=0.0)
+    assert crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3)
+    # 80 px tall -> 96 px: scale 1.2, so the 30 px width becomes 36 px, columns 14-49 of 64
+    assert (crop[1:-1, 15:49] == RED).all()   # the outermost rows and columns blend at the edge
+    assert (crop[:, :14] == PAD_GREY).all() and (crop[:, 50:] == PAD_GREY).all()
+
+
+def test_a_landscape_box_is_turned_a_quarter_clockwise():
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[20:50, 20:70] = RED      # left half of the box
+    image[20:50, 70:120] = BLUE    # right half
+    (crop,) = index_crops(image, np.array([[20, 20, 120, 50]]), margin=0.0)
+    # clockwise: the box's left edge goes to the top of the crop
+    assert (crop[5:40, 25:39] == RED).all()
+    assert (crop[56:91, 25:39] == BLUE).all()
+
+
+def test_the_margin_adds_context_and_outside_the_image_reads_grey():
+    image = np.full((100, 100, 3), 50, np.uint8)
+    (crop,) = index_crops(image, np.array([[0, 0, 40, 60]]), margin=0.25)
+    assert (crop[0, 32] == PAD_GREY).all()       # above the image
+    assert (crop[48, 32] == 50).all()            # the box itself
+
+
+def test_no_boxes_give_no_crops():
+    assert index_crops(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4))).shape == (0, 96, 64, 3)
+
+
+def test_classifier_reads_each_crop(colour_classifier):
+    classifier = RankClassifier(colour_classifier(colour_weights(red=T, blue=J)), threads=1)
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[:, :100], image[:, 100:] = RED, BLUE
+    ranks, probabilities = classifier(image, np.array([[10, 10, 60, 90], [120, 10, 190, 90]]))
+    assert [CLASS_NAMES[c] for c in ranks] == ["T", "J"]
+    assert (probabilities > 0.99).all()
+
+
+def test_classifier_of_no_boxes_reads_nothing(colour_classifier):
+    classifier = RankClassifier(colour_classifier(colour_weights(red=T, blue=J)))
+    ranks, probabilities = classifier(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4)))
+    assert len(ranks) == len(probabilities) == 0
+
+
+def test_missing_classifier_says_where_it_looked(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nothing.onnx"):
+        RankClassifier(tmp_path / "nothing.onnx")
+
+
+def test_a_detector_is_not_a_rank_classifier(constant_model):
+    with pytest.raises(ModelError, match="not a rank classifier"):
+        RankClassifier(constant_model(raw_output([])))
+
+
+def test_one_class_detector_reads_ranks_with_its_classifier(constant_model, colour_classifier):
+    boxes = raw_output([(50, 50, 60, 80, 0, 0.9), (150, 50, 60, 80, 0, 0.5)], num_classes=1)
+    detector = Detector(constant_model(boxes, metadata={"names": "{0: 'card'}"}),
+                        classifier=colour_classifier(colour_weights(red=T, blue=J)))
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[:, :100], image[:, 100:] = RED, BLUE
+    found = detector(image)
+    assert found.names() == ["T", "J"]
+    assert np.allclose(found.xyxy, [[20, 10, 80, 90], [120, 10, 180, 90]])
+    # a box's score is both stages': the card is found (0.9, 0.5) and read (about 1.0)
+    assert np.allclose(found.confidence, [0.9, 0.5], atol=1e-3)
+    assert "classifier=" in repr(detector)
+
+
+def test_one_class_detector_without_its_classifier_says_so(constant_model, tmp_path):
+    path = constant_model(raw_output([], num_classes=1), metadata={"names": "{0: 'card'}"})
+    with pytest.raises(FileNotFoundError, match="no rank classifier"):
+        Detector(path, classifier=tmp_path / "missing.onnx")

@@ -1,0 +1,220 @@
+"""Training the rank classifier of the cascade (PyTorch, the ``[train]`` extra, imported lazily).
+
+The data are the detector's own datasets: every labelled box of the generated tiles (and of the
+training split of the real photos), cut out by :func:`vision.classifier.index_crops` around a
+randomly disturbed box, as a detector would find it. The network is a small all-convolution
+net ending in a position-aware linear layer (which corner holds the index matters); it is
+exported to ONNX for :class:`vision.classifier.RankClassifier`.
+
+Typical use (what ``gouji train-ranks`` does)::
+
+    crops = crop_set([Path("datasets/synth-s1-n12000")], seed=0)
+    train_ranks(RankTrainConfig(train=[crops], val={"synthetic": heldout_crops}))
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.classes import CLASS_NAMES
+from vision.classifier import CROP_HEIGHT, CROP_WIDTH, DEFAULT_CLASSIFIER, index_crops
+
+__all__ = ["CropSet", "RankTrainConfig", "build_network", "crop_set", "export_classifier",
+           "train_ranks"]
+
+BOX_JITTER = 0.08
+"""Each side of a training box moves by up to this fraction of the box's size: the detector's
+boxes are not exact, and the classifier must read them all the same."""
+
+
+@dataclass(frozen=True, slots=True)
+class CropSet:
+    """Classifier crops and their class ids."""
+
+    crops: NDArray[np.uint8]
+    """BGR crops, ``(n, CROP_HEIGHT, CROP_WIDTH, 3)``."""
+    labels: NDArray[np.int64]
+    """Class id of each crop, ``(n,)``."""
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @staticmethod
+    def concatenate(parts: Sequence[CropSet]) -> CropSet:
+        return CropSet(np.concatenate([p.crops for p in parts]),
+                       np.concatenate([p.labels for p in parts]))
+
+
+def crop_set(folders: Sequence[Path], *, seed: int, jitter: float = BOX_JITTER,
+             repeat: int = 1, limit: int | None = None) -> CropSet:
+    """Crops of every labelled box in YOLO folders, each box disturbed by up to ``jitter``.
+
+    Args:
+        folders: YOLO-format datasets (``images/`` + ``labels/``).
+        seed: seed of the box disturbance.
+        jitter: largest move of a box side, as a fraction of the box size (0: exact boxes).
+        repeat: crops per box (each with its own disturbance).
+        limit: read at most this many images per folder.
+    """
+    from vision.detector import read_image
+    from vision.evaluate import load_yolo_folder
+
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for folder in folders:
+        for item in load_yolo_folder(folder)[:limit]:
+            image = read_image(item.path)
+            truth = item.truth(image.shape)
+            if not len(truth):
+                continue
+            for _ in range(repeat):
+                size = np.repeat(truth.xyxy[:, 2:] - truth.xyxy[:, :2], 2, axis=0).reshape(-1, 4)
+                moved = truth.xyxy + rng.uniform(-jitter, jitter, truth.xyxy.shape) * size
+                crops.append(index_crops(image, moved))
+                labels.append(truth.class_id.astype(np.int64))
+    if not crops:
+        raise ValueError(f"no labelled boxes in {[str(f) for f in folders]}")
+    return CropSet(np.concatenate(crops), np.concatenate(labels))
+
+
+def build_network() -> Any:
+    """The classifier: 7 convolutions (4 stride 2) and a linear layer over the 6 x 4 map."""
+    from torch import nn
+
+    def block(c_in: int, c_out: int, stride: int) -> list[nn.Module]:
+        return [nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out),
+                nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 16, 2), *block(16, 32, 1),           # 48 x 32
+        *block(32, 48, 2), *block(48, 48, 1),          # 24 x 16
+        *block(48, 96, 2), *block(96, 96, 1),          # 12 x 8
+        *block(96, 128, 2),                            # 6 x 4
+        nn.Flatten(), nn.Dropout(0.2),
+        nn.Linear(128 * (CROP_HEIGHT // 16) * (CROP_WIDTH // 16), len(CLASS_NAMES)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RankTrainConfig:
+    """One classifier training run."""
+
+    train: CropSet
+    """Training crops."""
+    val: dict[str, CropSet] = field(default_factory=dict)
+    """Held-out crops by name, scored after every epoch."""
+    epochs: int = 6
+    """Passes over the training crops (one-cycle learning-rate schedule)."""
+    batch: int = 128
+    """Crops per step."""
+    lr: float = 0.003
+    """Peak AdamW learning rate."""
+    threads: int = 1
+    """Torch threads."""
+    weights: Path | None = None
+    """A classifier checkpoint to fine-tune from."""
+    out: Path = Path("runs/ranks")
+    """Run folder: ``last.pt``, ``history.json``."""
+    export_to: Path = DEFAULT_CLASSIFIER
+    """Where the ONNX model is written after training."""
+    seed: int = 0
+    """Shuffling and augmentation seed."""
+
+
+def _augment(batch: Any, generator: Any) -> Any:
+    """Light photometric noise and a shift of up to 4 px: the crops already vary in geometry."""
+    import torch
+
+    n = batch.shape[0]
+    gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
+    bias = 0.1 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
+    tint = 1 + 0.08 * (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 2
+    batch = (batch * gain * tint + bias).clamp(0, 1)
+    dy, dx = (int(v) for v in torch.randint(-4, 5, (2,), generator=generator))
+    return torch.roll(batch, shifts=(dy, dx), dims=(2, 3))
+
+
+def _to_tensor(crops: NDArray[np.uint8]) -> Any:
+    import torch
+
+    from vision.classifier import crops_to_blob
+
+    return torch.from_numpy(crops_to_blob(crops))
+
+
+def _accuracy(model: Any, crops: CropSet, batch: int = 512) -> float:
+    import torch
+
+    model.eval()
+    right = 0
+    with torch.no_grad():
+        for start in range(0, len(crops), batch):
+            logits = model(_to_tensor(crops.crops[start:start + batch]))
+            right += int((logits.argmax(1).numpy() == crops.labels[start:start + batch]).sum())
+    return right / max(len(crops), 1)
+
+
+def train_ranks(config: RankTrainConfig) -> Path:
+    """Train, write ``last.pt`` and ``history.json`` to ``config.out``, export ONNX; its path."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    generator = torch.Generator().manual_seed(config.seed)
+    model = build_network()
+    if config.weights is not None:
+        model.load_state_dict(torch.load(config.weights, map_location="cpu")["model"])
+    steps_per_epoch = -(-len(config.train) // config.batch)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, max_lr=config.lr, total_steps=config.epochs * steps_per_epoch,
+        pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    labels = torch.from_numpy(config.train.labels)
+    config.out.mkdir(parents=True, exist_ok=True)
+    history: list[dict[str, Any]] = []
+    for epoch in range(config.epochs):
+        model.train()
+        started, total_loss = time.perf_counter(), 0.0
+        order = torch.randperm(len(config.train), generator=generator).numpy()
+        for step in range(steps_per_epoch):
+            index = np.sort(order[step * config.batch:(step + 1) * config.batch])
+            inputs = _augment(_to_tensor(config.train.crops[index]), generator)
+            loss = loss_fn(model(inputs), labels[index])
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total_loss += float(loss.detach())
+        row = {"epoch": epoch + 1, "loss": round(total_loss / steps_per_epoch, 4),
+               "seconds": round(time.perf_counter() - started, 1),
+               **{f"{name}_accuracy": round(_accuracy(model, crops), 4)
+                  for name, crops in config.val.items()}}
+        history.append(row)
+        print(json.dumps(row), flush=True)
+        torch.save({"model": model.state_dict(), "history": history}, config.out / "last.pt")
+        (config.out / "history.json").write_text(json.dumps(history, indent=1))
+    return export_classifier(model, config.export_to)
+
+
+def export_classifier(model: Any, out: Path) -> Path:
+    """Write ``model`` as ONNX (dynamic batch) at ``out`` and its weights beside it (``.pt``)."""
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict()}, out.with_suffix(".pt"))
+    example = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
+    torch.onnx.export(model, (example,), str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+    return out
