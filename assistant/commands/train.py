@@ -184,6 +184,7 @@ def run_train_ranks(args: argparse.Namespace) -> int:
     out = rank_training.train_ranks(rank_training.RankTrainConfig(
         train=train_set, val=val, epochs=args.epochs, batch=args.batch, lr=args.lr,
         threads=args.threads, weights=args.weights, out=Path("runs") / args.name,
-        export_to=args.export_to or DEFAULT_CLASSIFIER))
+        export_to=args.export_to or DEFAULT_CLASSIFIER,
+        command="gouji " + shlex.join(sys.argv[1:])))
     print(f"exported {out}")
     return 0
