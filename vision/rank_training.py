@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,9 +221,11 @@ def export_classifier(model: Any, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.state_dict()}, out.with_suffix(".pt"))
     example = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
-    torch.onnx.export(model, (example,), str(out), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    with warnings.catch_warnings():  # the TorchScript exporter announces its own retirement
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (example,), str(out), input_names=["crops"],
+                          output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                          opset_version=17, dynamo=False)
     return out
 
 

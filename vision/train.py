@@ -335,12 +335,15 @@ def _history(results_csv: Path) -> list[dict[str, float]]:
 def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str, Any]:
     """Ultralytics validation of a checkpoint: mAP50, mAP50-95 and per-class AP50-95."""
     ultralytics = _ultralytics()
-    box = ultralytics.YOLO(str(weights)).val(data=str(data), imgsz=imgsz, batch=batch,
-                                              device="cpu", plots=False, verbose=False,
-                                              workers=0).box
-    per_class = {CLASS_NAMES[int(c)]: round(float(box.maps[c]), 4) for c in box.ap_class_index}
-    return {"mAP50": round(float(box.map50), 4), "mAP50-95": round(float(box.map), 4),
-            "per_class_mAP50-95": per_class}
+    model = ultralytics.YOLO(str(weights))
+    one_class = len(model.names) == 1  # a cascade's detector: every rank counts as a card
+    box = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", plots=False,
+                    verbose=False, workers=0, single_cls=one_class).box
+    figures = {"mAP50": round(float(box.map50), 4), "mAP50-95": round(float(box.map), 4)}
+    if not one_class:
+        figures["per_class_mAP50-95"] = {CLASS_NAMES[int(c)]: round(float(box.maps[c]), 4)
+                                         for c in box.ap_class_index}
+    return figures
 
 
 def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50, size: int = 640) -> float:
@@ -410,23 +413,27 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     figures["ms_per_640_frame_2_threads"] = round(measure_speed(out), 1)
     figures["onnx_mb"] = round(out.stat().st_size / 1e6, 2)
     figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
-    write_model_card(out.parent / "README.md", onnx=out, weights=Path(weights), imgsz=imgsz,
-                     command=command, figures=figures)
+    write_model_card(out.with_suffix(".md"), onnx=out, weights=Path(weights), imgsz=imgsz,
+                     command=command, figures=figures, one_class=len(model.names) == 1)
     return out
 
 
 def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
-                     figures: dict[str, Any]) -> None:
+                     figures: dict[str, Any], one_class: bool = False) -> None:
     """Write the model card: what the model is, its data, command, figures and date."""
-    head = (f"raw YOLOv8-style head: output `(1, {4 + len(CLASS_NAMES)}, N)` = `cx, cy, w, h` in "
-            "input pixels and per-class scores; decode and NMS (IoU 0.7) at run time")
+    classes = 1 if one_class else len(CLASS_NAMES)
+    head = (f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
+            "input pixels and per-class scores; decode and NMS at run time")
+    what = ("class = `card` (any rank or a back): the first stage of the cascade; the rank "
+            "classifier `gouji-ranks.onnx` (its card: `gouji-ranks.md`) reads each box"
+            if one_class else f"class = rank ({', '.join(CLASS_NAMES)})")
     args_file = weights.parent.parent / "args.yaml"
     args = args_file.read_text() if args_file.exists() else ""
     pt_name = onnx.with_suffix(".pt").name
     path.write_text(f"""# gouji card detector
 
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
-class = rank ({", ".join(CLASS_NAMES)}). Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W
+{what}. Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W
 dynamic multiples of 32 (nominal {imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
 Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
 camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
@@ -455,9 +462,10 @@ third photo by name is held out and never trained on; the rest are mixed in when
 ```
 `synthetic_val_*`: Ultralytics validation on the held-out synthetic tiles during training (at 320).
 `real_heldout`: Ultralytics validation on the held-out real photos at {imgsz} (only 9-A occur).
+{"These are figures of finding cards, every rank one class; `gouji eval` measures the cascade." if one_class else ""}
 Speed: ONNX Runtime, {imgsz} x {imgsz}, 2 threads, median of 50 (on the machine that trained it).
 
-Targets: held-out synthetic mAP50 >= 0.98 and mAP50-95 >= 0.85; real mAP50 >= 0.90;
+Targets of the whole detector (`gouji eval`): held-out synthetic mAP50 >= 0.98 and mAP50-95 >= 0.85; real mAP50 >= 0.90;
 <= 25 ms per 640 x 640 frame on 2 CPU cores; <= 10 MB.
 
 ## Training arguments

@@ -71,6 +71,14 @@ def test_model_card_states_data_command_figures_and_head(tmp_path: Path):
     assert "(1, 20, N)" in text and "Exported 20" in text
 
 
+def test_model_card_of_a_one_class_detector_names_its_classifier(tmp_path: Path):
+    card = tmp_path / "gouji-cards.md"
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="gouji train --one-class", figures={}, one_class=True)
+    text = card.read_text()
+    assert "(1, 5, N)" in text and "gouji-ranks.onnx" in text and "`gouji eval`" in text
+
+
 def test_prepare_data_lists_every_training_set_and_the_held_out_one(real_dir: Path, tmp_path: Path):
     data = prepare_data(tmp_path, seeds=[1, 3], count=2, val_seed=2, val_count=2, real=True,
                         real_dir=real_dir, workers=1).read_text()

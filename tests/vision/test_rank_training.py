@@ -1,0 +1,81 @@
+"""Training the rank classifier: its crops, a short run, and the exported model read back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classifier import CROP_HEIGHT, CROP_WIDTH, RankClassifier, index_crops
+from vision.evaluate import load_yolo_folder
+from vision.synth import write_dataset
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from vision.rank_training import CropSet, RankTrainConfig, crop_set, train_ranks  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("tiles")
+    write_dataset(folder, seed=5, count=4)
+    return folder
+
+
+def test_exact_crops_are_the_index_crops_of_the_labelled_boxes(tiles: Path):
+    crops = crop_set([tiles], seed=0, jitter=0.0)
+    items = load_yolo_folder(tiles)
+    assert len(crops) == sum(len(item.class_id) for item in items)
+    assert crops.labels.tolist() == np.concatenate([item.class_id for item in items]).tolist()
+    import cv2
+
+    first = items[0]
+    image = cv2.imread(str(first.path))
+    expected = index_crops(image, first.truth(image.shape).xyxy)
+    assert np.array_equal(crops.crops[:len(expected)], expected)
+
+
+def test_disturbed_crops_differ_but_keep_their_labels(tiles: Path):
+    exact, moved = crop_set([tiles], seed=0, jitter=0.0), crop_set([tiles], seed=0, repeat=2)
+    assert len(moved) == 2 * len(exact)
+    assert not np.array_equal(moved.crops[:len(exact)], exact.crops)
+
+
+def test_a_short_run_exports_a_classifier_with_its_card(tiles: Path, tmp_path: Path):
+    crops = crop_set([tiles], seed=0)
+    out = train_ranks(RankTrainConfig(train=crops, val={"held": crops}, epochs=1, batch=32,
+                                      out=tmp_path / "run", export_to=tmp_path / "ranks.onnx",
+                                      command="gouji train-ranks --epochs 1"))
+    ranks, probabilities = RankClassifier(out).classify(crops.crops[:3])
+    assert ranks.shape == (3,) and ((probabilities > 0) & (probabilities <= 1)).all()
+    card = out.with_suffix(".md").read_text()
+    assert "gouji train-ranks --epochs 1" in card and '"held_accuracy"' in card
+    assert (tmp_path / "run" / "last.pt").is_file() and out.with_suffix(".pt").is_file()
+
+
+def test_fine_tuning_starts_from_the_saved_weights(tiles: Path, tmp_path: Path):
+    crops = crop_set([tiles], seed=0, limit=1)
+    first = train_ranks(RankTrainConfig(train=crops, epochs=1, out=tmp_path / "a",
+                                        export_to=tmp_path / "a.onnx"))
+    again = train_ranks(RankTrainConfig(train=crops, epochs=1, lr=1e-9, out=tmp_path / "b",
+                                        weights=first.with_suffix(".pt"),
+                                        export_to=tmp_path / "b.onnx"))
+    batch = crops.crops[:2]
+    assert np.allclose(RankClassifier(first).classify(batch)[1],
+                       RankClassifier(again).classify(batch)[1], atol=1e-3)
+
+
+def test_crop_sets_concatenate():
+    part = CropSet(np.zeros((2, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8), np.array([1, 2]))
+    assert CropSet.concatenate([part, part]).labels.tolist() == [1, 2, 1, 2]
+
+
+def test_no_labelled_boxes_is_an_error(tmp_path: Path):
+    import cv2
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "empty.jpg"), np.zeros((32, 32, 3), np.uint8))
+    with pytest.raises(ValueError, match="no labelled boxes"):
+        crop_set([tmp_path], seed=0)
