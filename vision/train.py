@@ -424,7 +424,7 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     classes = 1 if one_class else len(CLASS_NAMES)
     head = (f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
             "input pixels and per-class scores; decode and NMS at run time")
-    what = ("class = `card` (any rank or a back): the first stage of the cascade; the rank "
+    what = ("class = `card` (any rank or a back): the first stage of the cascade;\nthe rank "
             "classifier `gouji-ranks.onnx` (its card: `gouji-ranks.md`) reads each box"
             if one_class else f"class = rank ({', '.join(CLASS_NAMES)})")
     args_file = weights.parent.parent / "args.yaml"
@@ -433,8 +433,9 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     path.write_text(f"""# gouji card detector
 
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
-{what}. Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W
-dynamic multiples of 32 (nominal {imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
+{what}.
+Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W dynamic multiples of 32 (nominal
+{imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
 Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
 camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
 `{pt_name}`: the same weights as an Ultralytics checkpoint (no optimizer state), the
