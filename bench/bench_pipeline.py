@@ -90,7 +90,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector
-        detector, per_zone = Detector(args.model, classifier=args.classifier,
+        detector, per_zone = Detector(args.model, classifier=args.classifier, conf=args.conf,
                                       threads=args.threads), not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
@@ -125,6 +125,8 @@ def main() -> int:
     parser.add_argument("--classifier", default=None,
                         help="rank classifier of a one-class model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--conf", type=float, default=0.25,
+                        help="detector's minimum card confidence (default 0.25)")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

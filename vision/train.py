@@ -379,7 +379,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
         imgsz: nominal input side (recorded in the metadata; the input size is dynamic, so a
             1280 x 720 frame can also run at native scale, padded to a multiple of 32).
         command: the command that trained it (for the model card).
-        history: per-epoch training results (for the model card).
+        history: per-epoch training results (for the model card; default: the ``results.csv``
+            of the run the checkpoint comes from, if there is one).
         synth_val: data yaml of a held-out synthetic set to validate on (for the model card).
         real_val: data yaml of the held-out real photos to validate on (for the model card).
     """
@@ -399,6 +400,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     pt = out.with_suffix(".pt")
     strip_optimizer(weights, s=str(pt))
     figures: dict[str, Any] = {}
+    if history is None:
+        history = _history(Path(weights).parent.parent / "results.csv")
     if history:
         last = history[-1]
         best = max(history, key=lambda row: 0.1 * row.get("metrics/mAP50(B)", 0)
