@@ -13,7 +13,7 @@ from vision.detections import Detections
 class NothingDetector:
     """Stands in for the ONNX model: sees no card."""
 
-    def __init__(self, model_path=None, *, threads=2):
+    def __init__(self, model_path=None, *, classifier=None, threads=2):
         self.model_path = model_path
 
     def __call__(self, image):
