@@ -2,7 +2,8 @@
 
 No torch and no Ultralytics at run time. Pre- and post-processing are pure functions
 (:func:`letterbox`, :func:`decode`, :func:`nms`) so they are tested without a model;
-:class:`Detector` only adds the ONNX Runtime session, opened once.
+:class:`Detector` only adds the ONNX Runtime session, opened once. A one-class model (``card``)
+is the first stage of a cascade: :class:`~vision.classifier.RankClassifier` reads each box.
 
 Two output layouts of Ultralytics' ONNX export are understood:
 

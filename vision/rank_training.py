@@ -224,7 +224,8 @@ def export_classifier(model: Any, out: Path) -> Path:
     with warnings.catch_warnings():  # the TorchScript exporter announces its own retirement
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(model, (example,), str(out), input_names=["crops"],
-                          output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                          output_names=["logits"],
+                          dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                           opset_version=17, dynamo=False)
     return out
 

@@ -433,6 +433,7 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     args_file = weights.parent.parent / "args.yaml"
     args = args_file.read_text() if args_file.exists() else ""
     pt_name = onnx.with_suffix(".pt").name
+    fine_tune = f"gouji train {'--one-class ' if one_class else ''}--weights models/{pt_name}"
     path.write_text(f"""# gouji card detector
 
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
@@ -442,7 +443,7 @@ Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W dynamic multiples of 32 (nom
 Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
 camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
 `{pt_name}`: the same weights as an Ultralytics checkpoint (no optimizer state), the
-starting point for fine-tuning (`gouji train {'--one-class ' if one_class else ''}--weights models/{pt_name}`).
+starting point for fine-tuning (`{fine_tune}`).
 
 Exported {_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} from `{weights}`.
 

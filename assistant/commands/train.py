@@ -93,7 +93,7 @@ def register(subparsers: Any) -> None:
     ranks.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
                        help="where datasets are written and reused (default datasets/)")
     ranks.add_argument("--weights", type=Path, metavar="PT",
-                       help="fine-tune from this classifier checkpoint (e.g. models/gouji-ranks.pt)")
+                       help="fine-tune from this checkpoint, e.g. models/gouji-ranks.pt")
     ranks.add_argument("--epochs", type=_positive_int, default=6, help="epochs (default 6)")
     ranks.add_argument("--batch", type=_positive_int, default=128, help="batch size (default 128)")
     ranks.add_argument("--lr", type=float, default=0.003, help="peak learning rate (default 0.003)")
@@ -166,7 +166,8 @@ def _synth_val(args: argparse.Namespace) -> Path:
 
 
 def run_train_ranks(args: argparse.Namespace) -> int:
-    from vision import rank_training, train as training
+    from vision import rank_training
+    from vision import train as training
     from vision.classifier import DEFAULT_CLASSIFIER
     from vision.evaluate import heldout_synthetic_set
 

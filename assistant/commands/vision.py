@@ -80,7 +80,8 @@ def run_detect(args: argparse.Namespace) -> int:
 
     # Read every image before loading the model: a bad path fails fast, before any output.
     images = [read_image(path) for path in args.images]
-    detector = Detector(args.model, classifier=args.classifier, threads=args.threads, conf=args.conf)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
+                        conf=args.conf)
     detect = detector.detect_any_angle if args.any_angle else detector
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
@@ -141,7 +142,8 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
     from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
 
-    detector = Detector(args.model, classifier=args.classifier, threads=args.threads, conf=EVAL_CONF)
+    detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
+                        conf=EVAL_CONF)
     report: dict[str, Any] = {"model": str(detector.model_path)}
     data = args.data if args.data is not None else heldout_synthetic_set()
     synthetic = evaluate_images(detector, load_yolo_folder(data))

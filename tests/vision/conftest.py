@@ -82,7 +82,7 @@ def write_colour_classifier(path: Path, weights: np.ndarray) -> Path:
 
 @pytest.fixture
 def colour_classifier(tmp_path: Path) -> Callable[[np.ndarray], Path]:
-    """``colour_classifier(weights) -> Path`` of a fresh classifier (see :func:`write_colour_classifier`)."""
+    """``colour_classifier(weights) -> Path`` of a fresh classifier (:func:`write_colour_classifier`)."""
     pytest.importorskip("onnx")
     count = iter(range(1_000_000))
 

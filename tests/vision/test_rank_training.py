@@ -14,7 +14,7 @@ from vision.synth import write_dataset
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from vision.rank_training import CropSet, RankTrainConfig, crop_set, train_ranks  # noqa: E402
+from vision.rank_training import CropSet, RankTrainConfig, crop_set, train_ranks
 
 
 @pytest.fixture(scope="module")
