@@ -439,7 +439,8 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
 `{onnx.name}`: one detection per physical card, box = the card's visible region,
 {what}.
 Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W dynamic multiples of 32 (nominal
-{imgsz} x {imgsz}), letterboxed with grey 114 padding; {head}.
+{imgsz} x {imgsz}), letterboxed with grey 114 padding;
+{head}.
 Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
 camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
 `{pt_name}`: the same weights as an Ultralytics checkpoint (no optimizer state), the
