@@ -221,11 +221,10 @@ class Pipeline:
         self._next_table = table
 
     def _frames(self) -> Iterable[Frame]:
-        if isinstance(self.source, int | str | Path):
-            capture: Capture = frames(self.source)
-            self.stats.capture = capture.stats
-            return capture
-        return self.source
+        source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source
+        if isinstance(source, Capture):
+            self.stats.capture = source.stats
+        return source
 
     def _detect(self, image: NDArray[np.uint8], seats: list[int]) -> Detections:
         started = time.perf_counter()

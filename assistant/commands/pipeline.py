@@ -53,12 +53,11 @@ def process_command(args: argparse.Namespace) -> int:
     import rules
     from assistant.pipeline import Pipeline
     from tracker.table import TableLayout
+    from vision.capture import frames
     from vision.detector import Detector
 
     table = TableLayout.load(args.table)
-    source = str(args.video)
-    if not source.isdigit() and "://" not in source and not Path(source).exists():
-        raise FileNotFoundError(f"no such video: {source}")
+    source = frames(args.video)  # a missing file fails here, before the model loads
     detector = Detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     args.events.parent.mkdir(parents=True, exist_ok=True)
