@@ -34,17 +34,10 @@ def register(subparsers: Any) -> None:
     data = train.add_argument_group("data")
     data.add_argument("--data", type=Path, metavar="YAML",
                       help="an Ultralytics data.yaml (default: generate the sets below)")
-    data.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
-                      help="training set seeds, one set of --count tiles each (default 1)")
-    data.add_argument("--count", type=_positive_int, default=12000,
-                      help="tiles per training set (default 12000)")
+    _training_set_options(data)
     data.add_argument("--val-seed", type=int, default=2, help="held-out set seed (default 2)")
     data.add_argument("--val-count", type=_positive_int, default=400,
                       help="held-out tiles (default 400)")
-    data.add_argument("--real", action="store_true",
-                      help="mix in the training split of ../shared/data/real-cards-edje")
-    data.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
-                      help="where generated sets live (default datasets/)")
     model = train.add_argument_group("model")
     model.add_argument("--model", choices=("yolo26", "yolov8", "yolo11"), default="yolo26",
                        help="architecture family of a run from scratch (default yolo26)")
@@ -84,14 +77,7 @@ def register(subparsers: Any) -> None:
                     "finds, on crops of the generated tiles' labelled boxes (optionally with the "
                     "real photos' training split), and export it to models/gouji-ranks.onnx. "
                     "Prints the accuracy on held-out crops after every epoch.")
-    ranks.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
-                       help="training sets' seeds, one set of --count tiles each (default 1)")
-    ranks.add_argument("--count", type=_positive_int, default=12000,
-                       help="tiles per training set (default 12000)")
-    ranks.add_argument("--real", action="store_true",
-                       help="also train on the training split of the real photos")
-    ranks.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
-                       help="where datasets are written and reused (default datasets/)")
+    _training_set_options(ranks)
     ranks.add_argument("--weights", type=Path, metavar="PT",
                        help="fine-tune from this checkpoint, e.g. models/gouji-ranks.pt")
     ranks.add_argument("--epochs", type=_positive_int, default=6, help="epochs (default 6)")
@@ -103,6 +89,18 @@ def register(subparsers: Any) -> None:
     ranks.add_argument("--export-to", type=Path, metavar="ONNX",
                        help="where the ONNX model goes (default models/gouji-ranks.onnx)")
     ranks.set_defaults(func=run_train_ranks)
+
+
+def _training_set_options(parser: Any) -> None:
+    """The generated sets (and real photos) a training run reads: shared by both trainings."""
+    parser.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
+                        help="training set seeds, one set of --count tiles each (default 1)")
+    parser.add_argument("--count", type=_positive_int, default=12000,
+                        help="tiles per training set (default 12000)")
+    parser.add_argument("--real", action="store_true",
+                        help="also train on the training split of ../shared/data/real-cards-edje")
+    parser.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
+                        help="where generated sets are written and reused (default datasets/)")
 
 
 def _positive_int(text: str) -> int:
@@ -157,12 +155,9 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _synth_val(args: argparse.Namespace) -> Path:
-    from vision.synth import write_dataset
+    from vision.train import synthetic_set
 
-    path: Path = args.datasets / f"synth-s{args.val_seed}-n{args.val_count}"
-    if not (path / "data.yaml").exists():
-        write_dataset(path, seed=args.val_seed, count=args.val_count)
-    return path / "data.yaml"
+    return synthetic_set(args.datasets, seed=args.val_seed, count=args.val_count) / "data.yaml"
 
 
 def run_train_ranks(args: argparse.Namespace) -> int:
