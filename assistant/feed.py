@@ -129,7 +129,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         image = frame.image
         if (image.shape[1], image.shape[0]) != layout.image_size:
             image = cv2.resize(image, layout.image_size, interpolation=cv2.INTER_AREA)
-        image = annotate(image, detections, zones=[np.asarray(seat.polygon) for seat in layout.seats])
+        zones = [np.asarray(seat.polygon) for seat in layout.seats]
+        image = annotate(image, detections, zones=zones)
         height, width = image.shape[:2]
         view = image if width <= MAX_VIEW_WIDTH else cv2.resize(
             image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),

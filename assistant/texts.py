@@ -65,8 +65,6 @@ def _places(state: Mapping[str, Any]) -> list[tuple[int, int]]:
     return sorted((int(p), int(s)) for s, p in state.get("places", {}).items() if p)
 
 
-
-
 def _turn(state: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """The situation both turn texts put into words: a case name and its details."""
     if not state.get("round"):

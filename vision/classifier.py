@@ -33,6 +33,7 @@ __all__ = [
     "CROP_WIDTH",
     "DEFAULT_CLASSIFIER",
     "RankClassifier",
+    "crops_to_blob",
     "index_crops",
 ]
 

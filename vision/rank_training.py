@@ -26,7 +26,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
-from vision.classifier import CROP_HEIGHT, CROP_WIDTH, DEFAULT_CLASSIFIER, index_crops
+from vision.classifier import (
+    CROP_HEIGHT,
+    CROP_MARGIN,
+    CROP_WIDTH,
+    DEFAULT_CLASSIFIER,
+    RankClassifier,
+    crops_to_blob,
+    index_crops,
+)
 
 __all__ = ["CropSet", "RankTrainConfig", "build_network", "crop_set", "export_classifier",
            "train_ranks"]
@@ -148,8 +156,6 @@ def _augment(batch: Any, generator: Any) -> Any:
 def _to_tensor(crops: NDArray[np.uint8]) -> Any:
     import torch
 
-    from vision.classifier import crops_to_blob
-
     return torch.from_numpy(crops_to_blob(crops))
 
 
@@ -232,8 +238,6 @@ def export_classifier(model: Any, out: Path) -> Path:
 
 def classifier_speed(onnx_path: Path, crops: int = 32, threads: int = 2, runs: int = 50) -> float:
     """Median milliseconds to read ``crops`` boxes at once with ONNX Runtime on ``threads``."""
-    from vision.classifier import RankClassifier
-
     classifier = RankClassifier(onnx_path, threads=threads)
     batch = np.random.default_rng(0).integers(0, 256, (crops, CROP_HEIGHT, CROP_WIDTH, 3),
                                               dtype=np.uint8)
@@ -260,7 +264,7 @@ def write_classifier_card(onnx: Path, *, command: str, history: list[dict[str, A
 
 `{onnx.name}`: the second stage of the cascade. Input `(n, 3, {CROP_HEIGHT}, {CROP_WIDTH})` float32
 RGB in [0, 1]: each box of the one-class detector cut out by `vision.classifier.index_crops`
-(the box plus {round(100 * 0.06)} % on each side, turned upright when wider than tall, scaled to
+(the box plus {round(100 * CROP_MARGIN)} % on each side, turned upright when wider than tall, scaled to
 fit without squashing, grey around). Output `(n, {len(CLASS_NAMES)})` logits over
 {", ".join(CLASS_NAMES)}. `{onnx.with_suffix(".pt").name}`: the same weights for PyTorch
 (`vision.rank_training.build_network`), the starting point for fine-tuning.
