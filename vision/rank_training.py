@@ -31,10 +31,10 @@ from vision.classifier import (
     CROP_MARGIN,
     CROP_WIDTH,
     DEFAULT_CLASSIFIER,
-    RankClassifier,
     crops_to_blob,
     index_crops,
 )
+from vision.train import measure_speed
 
 __all__ = ["CropSet", "RankTrainConfig", "build_network", "crop_set", "export_classifier",
            "train_ranks"]
@@ -236,21 +236,6 @@ def export_classifier(model: Any, out: Path) -> Path:
     return out
 
 
-def classifier_speed(onnx_path: Path, crops: int = 32, threads: int = 2, runs: int = 50) -> float:
-    """Median milliseconds to read ``crops`` boxes at once with ONNX Runtime on ``threads``."""
-    classifier = RankClassifier(onnx_path, threads=threads)
-    batch = np.random.default_rng(0).integers(0, 256, (crops, CROP_HEIGHT, CROP_WIDTH, 3),
-                                              dtype=np.uint8)
-    for _ in range(5):
-        classifier.classify(batch)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        classifier.classify(batch)
-        times.append((time.perf_counter() - start) * 1000)
-    return float(np.median(times))
-
-
 def write_classifier_card(onnx: Path, *, command: str, history: list[dict[str, Any]],
                           sizes: dict[str, int]) -> Path:
     """Write ``<onnx>.md``: what the classifier is, its data, command, figures and date."""
@@ -258,7 +243,8 @@ def write_classifier_card(onnx: Path, *, command: str, history: list[dict[str, A
 
     card = onnx.with_suffix(".md")
     figures = {"per_epoch": history, "crops": sizes,
-               "ms_per_32_crops_2_threads": round(classifier_speed(onnx), 2),
+               "ms_per_32_crops_2_threads": round(
+                   measure_speed(onnx, shape=(32, 3, CROP_HEIGHT, CROP_WIDTH)), 2),
                "onnx_mb": round(onnx.stat().st_size / 1e6, 2)}
     card.write_text(f"""# gouji rank classifier
 

@@ -346,15 +346,16 @@ def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str
     return figures
 
 
-def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50, size: int = 640) -> float:
-    """Median milliseconds of one ``size x size`` ONNX Runtime inference on ``threads`` threads."""
+def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50,
+                  shape: tuple[int, ...] = (1, 3, 640, 640)) -> float:
+    """Median milliseconds of one ONNX Runtime inference on a random input of ``shape``."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
-    image = np.random.default_rng(0).random((1, 3, size, size), np.float32)
+    image = np.random.default_rng(0).random(shape, np.float32)
     feed = {session.get_inputs()[0].name: image}
     for _ in range(5):
         session.run(None, feed)
