@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
+from vision.detector import ModelError
 
 __all__ = [
     "CROP_HEIGHT",
@@ -107,8 +108,6 @@ class RankClassifier:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
                  threads: int = 2) -> None:
         import onnxruntime as ort  # type: ignore[import-untyped]
-
-        from vision.detector import ModelError
 
         path = Path(model_path or os.environ.get("GOUJI_CLASSIFIER") or DEFAULT_CLASSIFIER)
         if not path.is_file():

@@ -26,15 +26,17 @@ import ast
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES, class_id
-from vision.classifier import RankClassifier
 from vision.detections import Detections
+
+if TYPE_CHECKING:
+    from vision.classifier import RankClassifier
 
 __all__ = [
     "DEFAULT_MODEL_PATH",
@@ -428,6 +430,8 @@ class Detector:
         self.classifier: RankClassifier | None = None
         """Reads the ranks of a one-class model's boxes; ``None`` when the model scores them."""
         if names is not None and len(names) == 1:
+            from vision.classifier import RankClassifier
+
             self.classifier = RankClassifier(classifier, threads=threads)
             names = None
         self._class_map = _class_map(names) if names is not None else None
