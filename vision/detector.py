@@ -341,7 +341,8 @@ class Detector:
         model_path: the ``.onnx`` file; ``None`` means ``$GOUJI_MODEL`` or the shipped
             ``models/gouji-cards.onnx``.
         threads: CPU threads ONNX Runtime may use for one inference.
-        conf: minimum score of a returned box.
+        conf: minimum score of a returned box; for a cascade, of the box as found, before its
+            rank is read (the returned score, found times read, can be lower).
         iou: IoU threshold of the NMS (raw heads; also merging rotations).
         imgsz: model input side; only for models exported with a dynamic input size (default:
             the size recorded at export, else 640).
@@ -398,7 +399,7 @@ class Detector:
         self.model_path: Path = path
         """The model file in use."""
         self.conf = conf
-        """Minimum score of a returned box."""
+        """Minimum score of a returned box (of a cascade's box as found, before reading)."""
         self.iou = iou
         """IoU threshold of the NMS."""
         self.threads = threads
