@@ -12,8 +12,10 @@ stability window, then compares that stable picture with what it remembers of th
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
-sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``;
-the rules may pick between two seats of a border play but never add or drop a card.
+sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``.
+The rules may pick between two seats of a border play, and when they refuse a play they may
+set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
+play they take; that play is still held for review. They never add or change a card.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -32,6 +34,7 @@ the rules may pick between two seats of a border play but never add or drop a ca
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -178,13 +181,16 @@ class PlaySegmenter:
         reread_iou: IoU with a remembered card above which a box is that card whatever rank
             the detector reads now (cards lying still do not change).
         group_gap: new cards closer than this × their short side belong to one play.
+        max_set_aside: at most this many unsure cards (below ``review_conf``) are set aside
+            from a play the rules refuse, to find the play they would take (0: never).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = 0.25,
                  review_conf: float = 0.5, prior: Prior | None = None,
                  gather: GatherRule | None = None, still_iou: float = 0.6,
                  memory_iou: float = 0.5, memory_cover: float = 0.8,
-                 reread_iou: float = 0.85, group_gap: float = 0.6) -> None:
+                 reread_iou: float = 0.85, group_gap: float = 0.6,
+                 max_set_aside: int = 2) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -196,6 +202,7 @@ class PlaySegmenter:
         self.memory_cover = memory_cover
         self.reread_iou = reread_iou
         self.group_gap = group_gap
+        self.max_set_aside = max_set_aside
         self.reset()
 
     def reset(self) -> None:
@@ -314,20 +321,39 @@ class PlaySegmenter:
         return seat
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool) -> Event:
+        reasons = []
+        prior = self.prior
+        objection = prior.objection(seat, format_play(cards.class_id)) if prior else None
+        if prior is not None and objection:
+            accepted = self._set_aside_unsure(prior, seat, cards)
+            if accepted is not None:
+                cards, aside = accepted
+                objection += (f"; set aside unsure {format_play(aside.class_id)} (conf "
+                              f"{', '.join(f'{c:.3f}' for c in aside.confidence)})")
         text = format_play(cards.class_id)
         conf = round(float(cards.confidence.min()), 3)
-        reasons = []
         if conf < self.review_conf:
             reasons.append(f"unsure card (conf {conf})")
         if together:
             reasons.append("several plays landed at once")
-        if self.prior is not None:
-            objection = self.prior.objection(seat, text)
-            if objection:
-                reasons.append(objection)
+        if objection:
+            reasons.append(objection)
         self.last_seat = seat
         event: Event = {"type": "play", "seat": seat, "cards": text, "t": round(t, 3),
                         "source": "vision", "conf": conf, "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
         return event
+
+    def _set_aside_unsure(self, prior: Prior, seat: int, cards: Detections
+                          ) -> tuple[Detections, Detections] | None:
+        """The play the rules would take once the fewest, least sure unsure cards are set
+        aside, and those cards; ``None`` when no such play exists."""
+        unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
+                  if cards.confidence[i] < self.review_conf]
+        for count in range(1, min(self.max_set_aside, len(unsure), len(cards) - 1) + 1):
+            for aside in itertools.combinations(unsure, count):
+                kept = np.setdiff1d(np.arange(len(cards)), aside)
+                if prior.objection(seat, format_play(cards.class_id[kept])) is None:
+                    return cards[kept], cards[np.array(aside)]
+        return None

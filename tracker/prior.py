@@ -1,10 +1,11 @@
 """The rules engine as a prior for vision: who may act now, and would it accept a play.
 
-The segmenter never lets the rules add, drop or change a card. It asks them two things: which
+The segmenter never lets the rules add or change a card. It asks them two things: which
 of two zones a border play belongs to (the seat that may act), and whether a play it saw is
 one the rules would take (same count as the play it answers, the 对头 answering a 够级 play,
 beating it). A play the rules refuse is still reported, held for the operator's review with
-the rules' reason.
+the rules' reason; if setting aside one or two of its unsure cards gives a play the rules take,
+that play is reported instead (still held, the set-aside cards named in the reason).
 """
 
 from __future__ import annotations

@@ -168,3 +168,35 @@ def test_a_remembered_card_read_as_another_rank_later_is_no_new_play(segmenter):
     reread = cards(("9", 600, 560), ("8", 614, 560), ("9", 628, 560), *fan("TTT", 860, 480))
     events += hold(segmenter, reread, 1.0, 1.0)
     assert plays(events) == [(0, "999"), (1, "TTT")]
+
+
+def test_the_rules_set_aside_an_unsure_card_of_a_play_they_refuse(zones):
+    # A second, unsure box on the last king reads as a fourth card: three kings answer three.
+    prior = FakePrior(objections={(3, "KKKK"): "rules: 4 cards against 3"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    seen = cards(("K", 600, 120, 0.9), ("K", 614, 120, 0.9), ("K", 628, 120, 0.8),
+                 ("K", 636, 120, 0.3))
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "KKK")]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.8)
+    assert "4 cards against 3" in events[0]["reason"]
+    assert "set aside unsure K (conf 0.300)" in events[0]["reason"]
+
+
+def test_the_least_sure_card_that_makes_the_play_acceptable_is_set_aside(zones):
+    # The least sure card (the K) goes first; setting aside the unsure 9 would not do.
+    prior = FakePrior(objections={(3, "K99"): "rules: mixed ranks", (3, "K9"): "rules: mixed"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    seen = cards(("9", 600, 120, 0.45), ("9", 614, 120, 0.9), ("K", 628, 120, 0.4))
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "99")] and "set aside unsure K" in events[0]["reason"]
+
+
+@pytest.mark.parametrize("confidence", [0.9, 0.3])
+def test_no_card_is_set_aside_when_sure_or_when_nothing_left_would_do(zones, confidence):
+    # Sure cards are never set aside; unsure ones only when the rules take what is left.
+    prior = FakePrior(objections={(3, play): "rules: no" for play in ("QQQ", "QQ", "Q")})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    seen = cards(("Q", 600, 120, confidence), ("Q", 614, 120, 0.9), ("Q", 628, 120, confidence))
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "QQQ")] and events[0]["reason"].endswith("rules: no")
