@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,8 +116,9 @@ def build_network() -> Any:
 class RankTrainConfig:
     """One classifier training run."""
 
-    train: CropSet
-    """Training crops."""
+    train: CropSet | Callable[[int], CropSet]
+    """Training crops, or a function cutting each epoch's crops afresh from its number (new
+    box disturbances every epoch: the boxes are seen as many different detectors' boxes)."""
     val: dict[str, CropSet] = field(default_factory=dict)
     """Held-out crops by name, scored after every epoch."""
     epochs: int = 6
@@ -182,22 +183,27 @@ def train_ranks(config: RankTrainConfig) -> Path:
     model = build_network()
     if config.weights is not None:
         model.load_state_dict(torch.load(config.weights, map_location="cpu")["model"])
-    steps_per_epoch = -(-len(config.train) // config.batch)
+    train = config.train
+    draw: Callable[[int], CropSet] = train if callable(train) else lambda _: train
+    crops = draw(0)
+    steps_per_epoch = -(-len(crops) // config.batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, max_lr=config.lr, total_steps=config.epochs * steps_per_epoch,
         pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    labels = torch.from_numpy(config.train.labels)
     config.out.mkdir(parents=True, exist_ok=True)
     history: list[dict[str, Any]] = []
     for epoch in range(config.epochs):
-        model.train()
         started, total_loss = time.perf_counter(), 0.0
-        order = torch.randperm(len(config.train), generator=generator).numpy()
-        for step in range(steps_per_epoch):
+        if epoch:
+            crops = draw(epoch)
+        labels = torch.from_numpy(crops.labels)
+        model.train()
+        order = torch.randperm(len(crops), generator=generator).numpy()
+        for step in range(min(steps_per_epoch, -(-len(crops) // config.batch))):
             index = np.sort(order[step * config.batch:(step + 1) * config.batch])
-            inputs = _augment(_to_tensor(config.train.crops[index]), generator)
+            inputs = _augment(_to_tensor(crops.crops[index]), generator)
             loss = loss_fn(model(inputs), labels[index])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -206,15 +212,15 @@ def train_ranks(config: RankTrainConfig) -> Path:
             total_loss += float(loss.detach())
         row = {"epoch": epoch + 1, "loss": round(total_loss / steps_per_epoch, 4),
                "seconds": round(time.perf_counter() - started, 1),
-               **{f"{name}_accuracy": round(_accuracy(model, crops), 4)
-                  for name, crops in config.val.items()}}
+               **{f"{name}_accuracy": round(_accuracy(model, held_out), 4)
+                  for name, held_out in config.val.items()}}
         history.append(row)
         print(json.dumps(row), flush=True)
         torch.save({"model": model.state_dict(), "history": history}, config.out / "last.pt")
         (config.out / "history.json").write_text(json.dumps(history, indent=1))
     out = export_classifier(model, config.export_to)
     write_classifier_card(out, command=config.command, history=history,
-                          sizes={"training crops": len(config.train),
+                          sizes={"training crops per epoch": len(crops),
                                  **{f"{k} held-out crops": len(v) for k, v in config.val.items()}})
     return out
 

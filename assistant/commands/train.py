@@ -168,17 +168,21 @@ def run_train_ranks(args: argparse.Namespace) -> int:
 
     folders = [training.synthetic_set(args.datasets, seed=seed, count=args.count)
                for seed in args.seed]
-    parts = [rank_training.crop_set(folders, seed=0)]
     real_train, real_val = training.prepare_real(args.datasets / "real-cards-edje")
-    if args.real:
-        parts.append(rank_training.crop_set([real_train.parent], seed=1, repeat=3))
+
+    def epoch_crops(epoch: int) -> rank_training.CropSet:
+        """Each epoch cuts the boxes with new disturbances (epoch 0: seeds 0 and 1)."""
+        parts = [rank_training.crop_set(folders, seed=10 * epoch)]
+        if args.real:
+            parts.append(rank_training.crop_set([real_train.parent], seed=10 * epoch + 1,
+                                                repeat=3))
+        return rank_training.CropSet.concatenate(parts)
+
     val = {"synthetic": rank_training.crop_set([heldout_synthetic_set()], seed=2),
            "real": rank_training.crop_set([real_val.parent / "val"], seed=3)}
-    train_set = rank_training.CropSet.concatenate(parts)
-    print(f"{len(train_set)} training crops; held out: "
-          + ", ".join(f"{len(v)} {k}" for k, v in val.items()), flush=True)
+    print("held out: " + ", ".join(f"{len(v)} {k} crops" for k, v in val.items()), flush=True)
     out = rank_training.train_ranks(rank_training.RankTrainConfig(
-        train=train_set, val=val, epochs=args.epochs, batch=args.batch, lr=args.lr,
+        train=epoch_crops, val=val, epochs=args.epochs, batch=args.batch, lr=args.lr,
         threads=args.threads, weights=args.weights, out=Path("runs") / args.name,
         export_to=args.export_to or DEFAULT_CLASSIFIER,
         command="gouji " + shlex.join(sys.argv[1:])))

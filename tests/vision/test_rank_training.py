@@ -55,6 +55,19 @@ def test_a_short_run_exports_a_classifier_with_its_card(tiles: Path, tmp_path: P
     assert (tmp_path / "run" / "last.pt").is_file() and out.with_suffix(".pt").is_file()
 
 
+def test_each_epoch_can_train_on_freshly_cut_crops(tiles: Path, tmp_path: Path):
+    drawn: list[int] = []
+
+    def epoch_crops(epoch: int) -> CropSet:
+        drawn.append(epoch)
+        return crop_set([tiles], seed=epoch, limit=1)
+
+    train_ranks(RankTrainConfig(train=epoch_crops, epochs=3, batch=32, out=tmp_path / "run",
+                                export_to=tmp_path / "ranks.onnx"))
+    assert drawn == [0, 1, 2]
+    assert not np.array_equal(epoch_crops(0).crops, epoch_crops(1).crops)
+
+
 def test_fine_tuning_starts_from_the_saved_weights(tiles: Path, tmp_path: Path):
     crops = crop_set([tiles], seed=0, limit=1)
     first = train_ranks(RankTrainConfig(train=crops, epochs=1, out=tmp_path / "a",
