@@ -341,8 +341,8 @@ class Detector:
         model_path: the ``.onnx`` file; ``None`` means ``$GOUJI_MODEL`` or the shipped
             ``models/gouji-cards.onnx``.
         threads: CPU threads ONNX Runtime may use for one inference.
-        conf: minimum score of a returned box; for a cascade, of the box as found, before its
-            rank is read (the returned score, found times read, can be lower).
+        conf: minimum score of a returned box; for a cascade, both of the box as found (only
+            those are read) and of the returned score, found times read.
         iou: IoU threshold of the NMS (raw heads; also merging rotations).
         imgsz: model input side; only for models exported with a dynamic input size (default:
             the size recorded at export, else 640).
@@ -399,7 +399,7 @@ class Detector:
         self.model_path: Path = path
         """The model file in use."""
         self.conf = conf
-        """Minimum score of a returned box (of a cascade's box as found, before reading)."""
+        """Minimum score of a returned box (and of a cascade's box as found)."""
         self.iou = iou
         """IoU threshold of the NMS."""
         self.threads = threads
@@ -466,8 +466,10 @@ class Detector:
         if self.classifier is None:
             return found
         ranks, probabilities = self.classifier(image, found.xyxy)
-        return Detections(xyxy=found.xyxy, confidence=found.confidence * probabilities,
-                          class_id=ranks)
+        confidence = found.confidence * probabilities
+        sure = confidence >= self.conf
+        return Detections(xyxy=found.xyxy[sure], confidence=confidence[sure],
+                          class_id=ranks[sure])
 
     def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
         """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""

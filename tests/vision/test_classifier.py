@@ -92,6 +92,19 @@ def test_one_class_detector_reads_ranks_with_its_classifier(constant_model, colo
     assert "classifier=" in repr(detector)
 
 
+def test_a_cascade_drops_boxes_whose_combined_score_is_below_conf(constant_model,
+                                                                   colour_classifier):
+    # The third box lies on black, where the classifier reads every rank alike (1/16 each).
+    boxes = raw_output([(50, 50, 60, 80, 0, 0.9), (150, 50, 60, 80, 0, 0.5),
+                        (350, 50, 60, 80, 0, 0.9)], num_classes=1)
+    detector = Detector(constant_model(boxes, metadata={"names": "{0: 'card'}"}), conf=0.25,
+                        classifier=colour_classifier(colour_weights(red=T, blue=J)))
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[:, :100], image[:, 100:300] = RED, BLUE
+    found = detector(image)
+    assert found.names() == ["T", "J"] and (found.confidence >= 0.25).all()
+
+
 def test_one_class_detector_without_its_classifier_says_so(constant_model, tmp_path):
     path = constant_model(raw_output([], num_classes=1), metadata={"names": "{0: 'card'}"})
     with pytest.raises(FileNotFoundError, match="no rank classifier"):
