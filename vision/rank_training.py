@@ -8,8 +8,10 @@ exported to ONNX for :class:`vision.classifier.RankClassifier`.
 
 Typical use (what ``gouji train-ranks`` does)::
 
-    crops = crop_set([Path("datasets/synth-s1-n12000")], seed=0)
-    train_ranks(RankTrainConfig(train=[crops], val={"synthetic": heldout_crops}))
+    def epoch_crops(epoch: int) -> CropSet:    # new box disturbances every epoch
+        return crop_set([Path("datasets/synth-s1-n12000")], seed=10 * epoch)
+
+    train_ranks(RankTrainConfig(train=epoch_crops, val={"synthetic": heldout_crops}))
 """
 
 from __future__ import annotations
@@ -201,6 +203,7 @@ def train_ranks(config: RankTrainConfig) -> Path:
         labels = torch.from_numpy(crops.labels)
         model.train()
         order = torch.randperm(len(crops), generator=generator).numpy()
+        # The schedule counts the first epoch's steps; a later draw must not outrun it.
         for step in range(min(steps_per_epoch, -(-len(crops) // config.batch))):
             index = np.sort(order[step * config.batch:(step + 1) * config.batch])
             inputs = _augment(_to_tensor(crops.crops[index]), generator)
