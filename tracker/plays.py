@@ -322,15 +322,15 @@ class PlaySegmenter:
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool) -> Event:
         reasons = []
-        prior = self.prior
-        objection = prior.objection(seat, format_play(cards.class_id)) if prior else None
+        prior, text = self.prior, format_play(cards.class_id)
+        objection = prior.objection(seat, text) if prior else None
         if prior is not None and objection:
             accepted = self._set_aside_unsure(prior, seat, cards)
             if accepted is not None:
                 cards, aside = accepted
+                text = format_play(cards.class_id)
                 objection += (f"; set aside unsure {format_play(aside.class_id)} (conf "
                               f"{', '.join(f'{c:.3f}' for c in aside.confidence)})")
-        text = format_play(cards.class_id)
         conf = round(float(cards.confidence.min()), 3)
         if conf < self.review_conf:
             reasons.append(f"unsure card (conf {conf})")
