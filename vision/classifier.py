@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
-from vision.detector import ModelError
+from vision.detector import ModelError, open_session
 
 __all__ = [
     "CROP_HEIGHT",
@@ -107,23 +107,12 @@ class RankClassifier:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
                  threads: int = 2) -> None:
-        import onnxruntime as ort  # type: ignore[import-untyped]
-
         path = Path(model_path or os.environ.get("GOUJI_CLASSIFIER") or DEFAULT_CLASSIFIER)
         if not path.is_file():
             raise FileNotFoundError(
                 f"no rank classifier at {str(path)!r}: train one with `gouji train-ranks`, "
                 "or set $GOUJI_CLASSIFIER")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._session = ort.InferenceSession(str(path), options,
-                                                 providers=["CPUExecutionProvider"])
-        except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
-            raise ModelError(f"cannot load ONNX model {str(path)!r}: {exc}") from exc
+        self._session = open_session(path, threads)
         inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
         if len(inputs) != 1 or list(inputs[0].shape[1:]) != [3, CROP_HEIGHT, CROP_WIDTH] \
                 or outputs[0].shape[-1] != len(CLASS_NAMES):

@@ -48,6 +48,7 @@ __all__ = [
     "default_model_path",
     "letterbox",
     "nms",
+    "open_session",
     "read_image",
     "rotate_boxes_back",
 ]
@@ -64,6 +65,33 @@ PAD_VALUE = 114
 
 class ModelError(ValueError):
     """The model file is not a usable detector (not ONNX, wrong inputs or outputs, wrong size)."""
+
+
+def open_session(path: Path, threads: int) -> Any:
+    """An ONNX Runtime CPU session on ``threads`` threads, as every model here runs.
+
+    Raises:
+        ModelError: ONNX Runtime cannot load the file.
+    """
+    import onnxruntime as ort  # type: ignore[import-untyped]  # imported here: `import vision` stays light
+
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3  # ORT warnings about unused initialisers are noise here
+    # Idle ORT threads spin-wait by default. Next to capture, tracking and the web server
+    # (or any other load) that spinning steals the cores the other thread needs: measured
+    # here under load, 2 threads took 100-120 ms per 640 frame spinning and 52 ms without.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load ONNX model {str(path)!r}: {message}") from exc
 
 
 def default_model_path() -> Path:
@@ -370,31 +398,12 @@ class Detector:
                  conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
                  scaleup: bool = False,
                  classifier: str | os.PathLike[str] | None = None) -> None:
-        import onnxruntime as ort  # type: ignore[import-untyped]  # imported here: `import vision` stays light
-
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
             raise FileNotFoundError(
                 f"no detector model at {str(path)!r}: train one with `gouji train`, "
                 "or pass --model / set $GOUJI_MODEL")
-        if threads < 1:
-            raise ValueError(f"threads must be at least 1, got {threads}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3  # ORT warnings about unused initialisers are noise here
-        # Idle ORT threads spin-wait by default. Next to capture, tracking and the web server
-        # (or any other load) that spinning steals the cores the other thread needs: measured
-        # here under load, 2 threads took 100-120 ms per 640 frame spinning and 52 ms without.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._session = ort.InferenceSession(str(path), options,
-                                                 providers=["CPUExecutionProvider"])
-        except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ModelError(f"cannot load ONNX model {str(path)!r}: {message}") from exc
+        self._session = open_session(path, threads)
 
         self.model_path: Path = path
         """The model file in use."""

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from vision.classes import CLASS_NAMES, class_id
+from vision.detector import open_session
 
 __all__ = [
     "DEFAULT_ONNX",
@@ -349,12 +350,7 @@ def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str
 def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50,
                   shape: tuple[int, ...] = (1, 3, 640, 640)) -> float:
     """Median milliseconds of one ONNX Runtime inference on a random input of ``shape``."""
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+    session = open_session(onnx_path, threads)
     image = np.random.default_rng(0).random(shape, np.float32)
     feed = {session.get_inputs()[0].name: image}
     for _ in range(5):
