@@ -313,21 +313,24 @@ def _add_export_callback(model: Any, config: TrainConfig, command: str) -> None:
             return
         state["mtime"] = best.stat().st_mtime
         try:
-            export(best, config.export_to, command=command, real_val=config.real_val,
-                   history=_history(Path(trainer.save_dir) / "results.csv"))
+            export(best, config.export_to, command=command, real_val=config.real_val)
         except Exception as exc:  # noqa: BLE001 -- an export failure must not end a long run
             print(f"export of {best} failed: {exc}")
 
     model.add_callback("on_fit_epoch_end", on_fit_epoch_end)
 
 
-def _history(results_csv: Path) -> list[dict[str, float]]:
-    if not results_csv.exists():
-        return []
-    lines = [line.split(",") for line in results_csv.read_text().splitlines()]
-    header = [h.strip() for h in lines[0]]
-    return [{h: float(v) for h, v in zip(header, row)}
-            for row in lines[1:] if len(row) == len(header)]
+def checkpoint_record(checkpoint: dict[str, Any]) -> dict[str, Any]:
+    """What Ultralytics recorded in a checkpoint when it saved it: ``epochs`` trained up to
+    then, the validation ``metrics`` of those weights and the training ``args``.
+
+    >>> checkpoint_record({"train_results": {"epoch": [1, 2]}, "train_metrics": {"fitness": 0.5}})
+    {'epochs': 2, 'metrics': {'fitness': 0.5}, 'args': {}}
+    """
+    epochs = (checkpoint.get("train_results") or {}).get("epoch") or []
+    return {"epochs": int(epochs[-1]) if epochs else None,
+            "metrics": checkpoint.get("train_metrics") or {},
+            "args": checkpoint.get("train_args") or {}}
 
 
 # ---------------------------------------------------------------- export and figures
@@ -364,7 +367,6 @@ def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50,
 
 
 def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command: str = "",
-           history: list[dict[str, float]] | None = None,
            synth_val: Path | None = None, real_val: Path | None = None) -> Path:
     """Export a checkpoint to ONNX at ``out`` (+ a weights-only ``.pt`` beside it + model card).
 
@@ -375,9 +377,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
         out: ONNX path; the stripped checkpoint goes to ``out.with_suffix(".pt")``.
         imgsz: nominal input side (recorded in the metadata; the input size is dynamic, so a
             1280 x 720 frame can also run at native scale, padded to a multiple of 32).
-        command: the command that trained it (for the model card).
-        history: per-epoch training results (for the model card; default: the ``results.csv``
-            of the run the checkpoint comes from, if there is one).
+        command: the command that trained it (for the model card; the checkpoint's own record
+            gives its epochs, validation figures and training arguments).
         synth_val: data yaml of a held-out synthetic set to validate on (for the model card).
         real_val: data yaml of the held-out real photos to validate on (for the model card).
     """
@@ -396,16 +397,13 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     shutil.move(str(exported), out)
     pt = out.with_suffix(".pt")
     strip_optimizer(weights, s=str(pt))
+    record = checkpoint_record(model.ckpt or {})
     figures: dict[str, Any] = {}
-    if history is None:
-        history = _history(Path(weights).parent.parent / "results.csv")
-    if history:
-        last = history[-1]
-        best = max(history, key=lambda row: 0.1 * row.get("metrics/mAP50(B)", 0)
-                   + 0.9 * row.get("metrics/mAP50-95(B)", 0))
-        figures["epochs_trained"] = int(last.get("epoch", len(history)))
-        figures["synthetic_val_mAP50"] = round(best.get("metrics/mAP50(B)", float("nan")), 4)
-        figures["synthetic_val_mAP50-95"] = round(best.get("metrics/mAP50-95(B)", float("nan")), 4)
+    if record["epochs"] is not None:
+        figures["epochs_trained"] = record["epochs"]
+    for name in ("mAP50", "mAP50-95"):
+        if f"metrics/{name}(B)" in record["metrics"]:
+            figures[f"synthetic_val_{name}"] = round(record["metrics"][f"metrics/{name}(B)"], 4)
     if synth_val is not None:
         figures["synthetic_heldout"] = validate(pt, synth_val, imgsz=320)
     if real_val is not None:
@@ -414,12 +412,14 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     figures["onnx_mb"] = round(out.stat().st_size / 1e6, 2)
     figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
     write_model_card(out.with_suffix(".md"), onnx=out, weights=Path(weights), imgsz=imgsz,
-                     command=command, figures=figures, one_class=len(model.names) == 1)
+                     command=command, figures=figures, train_args=record["args"],
+                     one_class=len(model.names) == 1)
     return out
 
 
 def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
-                     figures: dict[str, Any], one_class: bool = False) -> None:
+                     figures: dict[str, Any], train_args: dict[str, Any] | None = None,
+                     one_class: bool = False) -> None:
     """Write the model card: what the model is, its data, command, figures and date."""
     classes = 1 if one_class else len(CLASS_NAMES)
     head = (f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
@@ -427,8 +427,6 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     what = ("class = `card` (any rank or a back): the first stage of the cascade;\nthe rank "
             "classifier `gouji-ranks.onnx` (its card: `gouji-ranks.md`) reads each box"
             if one_class else f"class = rank ({', '.join(CLASS_NAMES)})")
-    args_file = weights.parent.parent / "args.yaml"
-    args = args_file.read_text() if args_file.exists() else ""
     pt_name = onnx.with_suffix(".pt").name
     fine_tune = f"gouji train {'--one-class ' if one_class else ''}--weights models/{pt_name}"
     path.write_text(f"""# gouji card detector
@@ -463,7 +461,8 @@ third photo by name is held out and never trained on; the rest are mixed in when
 ```json
 {json.dumps(figures, indent=2)}
 ```
-`synthetic_val_*`: Ultralytics validation on the held-out synthetic tiles during training (at 320).
+`synthetic_val_*`: Ultralytics validation of these weights on the held-out synthetic tiles when
+the checkpoint was saved (at 320); `epochs_trained`: epochs behind them.
 `real_heldout`: Ultralytics validation on the held-out real photos at {imgsz} (only 9-A occur).
 {"These are figures of finding cards, every rank one class; `gouji eval` measures the cascade." if one_class else ""}
 Speed: ONNX Runtime, {imgsz} x {imgsz}, 2 threads, median of 50 (on the machine that trained it).
@@ -472,8 +471,8 @@ Targets of the whole detector (`gouji eval`): held-out synthetic mAP50 >= 0.98 a
 <= 25 ms per 640 x 640 frame on 2 CPU cores; <= 10 MB.
 
 ## Training arguments
-```yaml
-{args.strip()}
+```json
+{json.dumps(train_args or {}, indent=1, ensure_ascii=False, default=str)}
 ```
 """)
 

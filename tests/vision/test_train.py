@@ -11,6 +11,7 @@ import pytest
 from vision.classes import CLASS_NAMES, class_id
 from vision.train import (
     ModelSpec,
+    checkpoint_record,
     model_yaml,
     prepare_data,
     prepare_real,
@@ -77,6 +78,24 @@ def test_model_card_of_a_one_class_detector_names_its_classifier(tmp_path: Path)
                      imgsz=640, command="gouji train --one-class", figures={}, one_class=True)
     text = card.read_text()
     assert "(1, 5, N)" in text and "gouji-ranks.onnx" in text and "`gouji eval`" in text
+
+
+def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
+    # A best.pt copied out of a run after epoch 6: its record, not the run's later epochs.
+    checkpoint = {"train_results": {"epoch": [1, 2, 3, 4, 5, 6]},
+                  "train_metrics": {"metrics/mAP50(B)": 0.95, "metrics/mAP50-95(B)": 0.74},
+                  "train_args": {"epochs": 7, "batch": 16}}
+    record = checkpoint_record(checkpoint)
+    assert record["epochs"] == 6 and record["metrics"]["metrics/mAP50(B)"] == 0.95
+    assert record["args"] == {"epochs": 7, "batch": 16}
+    assert checkpoint_record({}) == {"epochs": None, "metrics": {}, "args": {}}
+
+
+def test_model_card_lists_the_training_arguments(tmp_path: Path):
+    card = tmp_path / "gouji-cards.md"
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="", figures={}, train_args={"imgsz": 320, "batch": 16})
+    assert '"imgsz": 320' in card.read_text() and '"batch": 16' in card.read_text()
 
 
 def test_prepare_data_lists_every_training_set_and_the_held_out_one(real_dir: Path, tmp_path: Path):
