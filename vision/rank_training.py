@@ -39,7 +39,7 @@ from vision.classifier import (
 from vision.train import measure_speed
 
 __all__ = ["CropSet", "RankTrainConfig", "build_network", "crop_set", "export_classifier",
-           "train_ranks"]
+           "load_weights", "train_ranks"]
 
 BOX_JITTER = 0.08
 """Each side of a training box moves by up to this fraction of the box's size: the detector's
@@ -97,21 +97,64 @@ def crop_set(folders: Sequence[Path], *, seed: int, jitter: float = BOX_JITTER,
 
 
 def build_network() -> Any:
-    """The classifier: 7 convolutions (4 stride 2) and a linear layer over the 6 x 4 map."""
+    """The classifier: 7 strided or plain convolutions (4 stride 2), a residual refinement at
+    12 x 8 and at 6 x 4 (where a crop holding several cards' indices is sorted out), and a
+    linear layer over the 6 x 4 map."""
     from torch import nn
 
     def block(c_in: int, c_out: int, stride: int) -> list[nn.Module]:
         return [nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out),
                 nn.ReLU(inplace=True)]
 
+    class Refine(nn.Module):
+        """``relu(x + f(x))``; ``f`` starts at zero, so an added block changes nothing yet."""
+
+        def __init__(self, channels: int) -> None:
+            super().__init__()
+            self.body = nn.Sequential(*block(channels, channels, 1),
+                                      nn.Conv2d(channels, channels, 3, 1, 1, bias=False),
+                                      nn.BatchNorm2d(channels))
+            nn.init.zeros_(self.body[-1].weight)
+
+        def forward(self, x: Any) -> Any:
+            return nn.functional.relu(x + self.body(x))
+
     return nn.Sequential(
         *block(3, 16, 2), *block(16, 32, 1),           # 48 x 32
         *block(32, 48, 2), *block(48, 48, 1),          # 24 x 16
         *block(48, 96, 2), *block(96, 96, 1),          # 12 x 8
+        Refine(96),
         *block(96, 128, 2),                            # 6 x 4
+        Refine(128),
         nn.Flatten(), nn.Dropout(0.2),
         nn.Linear(128 * (CROP_HEIGHT // 16) * (CROP_WIDTH // 16), len(CLASS_NAMES)),
     )
+
+
+def load_weights(model: Any, state: dict[str, Any]) -> None:
+    """Load a checkpoint's weights into :func:`build_network`'s model.
+
+    A checkpoint of the earlier network without the refinement blocks loads too: its layers
+    keep their order, and the blocks start as the identity, so the grown model reads exactly
+    as the checkpoint did until training goes on.
+    """
+    refines = {i for i, layer in enumerate(model) if type(layer).__name__ == "Refine"}
+    if not any(".body." in key for key in state):  # the earlier network: renumber its layers
+        plain = [i for i in range(len(model)) if i not in refines]
+        renumbered = {}
+        for key, value in state.items():
+            index, rest = key.split(".", 1)
+            if int(index) >= len(plain):
+                raise ValueError(f"not a rank classifier checkpoint: no layer {index}")
+            renumbered[f"{plain[int(index)]}.{rest}"] = value
+        state = renumbered
+    try:
+        missing, unexpected = model.load_state_dict(state, strict=False)
+    except RuntimeError as exc:  # a layer of another shape
+        raise ValueError(f"not a rank classifier checkpoint: {exc}") from exc
+    if unexpected or any(int(key.split(".")[0]) not in refines for key in missing):
+        raise ValueError(f"not a rank classifier checkpoint: missing {missing}, "
+                         f"unexpected {unexpected}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +227,7 @@ def train_ranks(config: RankTrainConfig) -> Path:
     generator = torch.Generator().manual_seed(config.seed)
     model = build_network()
     if config.weights is not None:
-        model.load_state_dict(torch.load(config.weights, map_location="cpu")["model"])
+        load_weights(model, torch.load(config.weights, map_location="cpu")["model"])
     train = config.train
     draw: Callable[[int], CropSet] = train if callable(train) else lambda _: train
     crops = draw(0)

@@ -14,7 +14,14 @@ from vision.synth import write_dataset
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from vision.rank_training import CropSet, RankTrainConfig, crop_set, train_ranks
+from vision.rank_training import (
+    CropSet,
+    RankTrainConfig,
+    build_network,
+    crop_set,
+    load_weights,
+    train_ranks,
+)
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +85,36 @@ def test_fine_tuning_starts_from_the_saved_weights(tiles: Path, tmp_path: Path):
     batch = crops.crops[:2]
     assert np.allclose(RankClassifier(first).classify(batch)[1],
                        RankClassifier(again).classify(batch)[1], atol=1e-3)
+
+
+def _without_refinements(model: torch.nn.Sequential) -> dict[str, torch.Tensor]:
+    """``model``'s weights as the network before the refinement blocks numbered them."""
+    plain = [i for i, layer in enumerate(model) if type(layer).__name__ != "Refine"]
+    return {f"{plain.index(int(key.split('.')[0]))}.{key.split('.', 1)[1]}": value
+            for key, value in model.state_dict().items() if int(key.split(".")[0]) in plain}
+
+
+def test_a_checkpoint_without_refinement_blocks_grows_into_one_that_reads_the_same():
+    torch.manual_seed(0)
+    trained = build_network()
+    for layer in trained:  # stand-in for training: refinements that change the reading
+        if type(layer).__name__ == "Refine":
+            torch.nn.init.normal_(layer.body[-1].weight)
+    earlier = build_network()
+    load_weights(earlier, _without_refinements(trained))
+    assert all(not layer.body[-1].weight.any() for layer in earlier
+               if type(layer).__name__ == "Refine")
+    crops = torch.rand(4, 3, CROP_HEIGHT, CROP_WIDTH)
+    unrefined = torch.nn.Sequential(*(layer for layer in trained
+                                      if type(layer).__name__ != "Refine")).eval()
+    assert torch.allclose(earlier.eval()(crops), unrefined(crops), atol=1e-5)
+
+
+def test_a_checkpoint_of_another_network_is_refused():
+    for state in ({"0.weight": torch.zeros(3)}, {"0.weight": torch.zeros(16, 3, 3, 3)},
+                  {"99.weight": torch.zeros(3)}):
+        with pytest.raises(ValueError, match="not a rank classifier checkpoint"):
+            load_weights(build_network(), state)
 
 
 def test_crop_sets_concatenate():
