@@ -46,7 +46,7 @@ from tracker.gather import GatherRule
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
-from vision.detections import Detections
+from vision.detections import Detections, box_area, box_intersection
 
 __all__ = ["PlaySegmenter", "Prior", "format_play", "match_boxes"]
 
@@ -70,18 +70,6 @@ def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
     'BJ 255'
     """
     return format_cards(parse_cards(CLASS_NAMES[int(c)] for c in class_ids))
-
-
-def _area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
-    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
-
-
-def _intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
-                  ) -> NDArray[np.floating[Any]]:
-    """Pairwise intersection areas ``(len(a), len(b))``."""
-    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
 def match_boxes(current: Detections, reference: Detections, *, iou: float,
@@ -115,8 +103,8 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     result = np.full(len(current), -1, np.int_)
     if not len(current) or not len(reference):
         return result
-    inter = _intersection(current.xyxy, reference.xyxy)
-    area_c, area_r = _area(current.xyxy), _area(reference.xyxy)
+    inter = box_intersection(current.xyxy, reference.xyxy)
+    area_c, area_r = box_area(current.xyxy), box_area(reference.xyxy)
     union = area_c[:, None] + area_r[None, :] - inter
     score = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
     ok = score >= iou
@@ -153,7 +141,7 @@ def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
 
     side = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     grown = xyxy + np.stack([-side, -side, side, side], 1) * gap / 2
-    touching = _intersection(grown, grown) > 0
+    touching = box_intersection(grown, grown) > 0
     for i in range(n):
         for j in range(i + 1, n):
             if touching[i, j]:

@@ -24,6 +24,25 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
+__all__ = ["Detections", "box_area", "box_intersection"]
+
+
+def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+    """Areas of ``(n, 4)`` boxes (0 for an empty box)."""
+    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
+
+
+def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
+                     ) -> NDArray[np.floating[Any]]:
+    """Pairwise intersection areas of two sets of boxes, ``(len(a), len(b))``.
+
+    >>> box_intersection(np.array([[0, 0, 10, 10]]), np.array([[5, 5, 20, 20], [30, 0, 40, 9]]))
+    array([[25,  0]])
+    """
+    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
+
 
 @dataclass(frozen=True, slots=True)
 class Detections:
