@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
-__all__ = ["Detections", "box_area", "box_intersection"]
+__all__ = ["Detections", "box_area", "box_intersection", "drop_nested"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -113,3 +113,28 @@ class Detections:
     def names(self) -> list[str]:
         """Class names of the boxes, in order."""
         return [CLASS_NAMES[int(c)] for c in self.class_id]
+
+
+def drop_nested(found: Detections, *, inside: float, below: float) -> Detections:
+    """Drop second readings of one card: a box scored below ``below`` that lies at least
+    ``inside`` of its area within a surer box of the same class.
+
+    A tight fan can make the detector find a card twice, once whole and once a part of it;
+    the class-agnostic NMS keeps both, as their IoU is small. A real under-card whose visible
+    strip lies inside the box of the card above it is kept when it is read surely, or when
+    the two cards differ in rank.
+
+    >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
+    >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),
+    ...                    class_id=np.array([7, 7, 7]))
+    >>> drop_nested(found, inside=0.7, below=0.4).xyxy.tolist()   # the box of 0.3 goes
+    [[0.0, 0.0, 40.0, 60.0], [10.0, 10.0, 30.0, 40.0]]
+    """
+    if not len(found):
+        return found
+    share_inside = box_intersection(found.xyxy, found.xyxy) / np.maximum(
+        box_area(found.xyxy), 1e-9)[:, None]
+    surer_same_class = ((found.confidence[:, None] < found.confidence[None, :])
+                        & (found.class_id[:, None] == found.class_id[None, :]))
+    nested = ((share_inside >= inside) & surer_same_class).any(axis=1)
+    return found[~(nested & (found.confidence < below))]

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES, class_id
-from vision.detections import Detections, box_area, box_intersection
+from vision.detections import Detections
 
 if TYPE_CHECKING:
     from vision.classifier import RankClassifier
@@ -46,7 +46,6 @@ __all__ = [
     "OutputLayout",
     "decode",
     "default_model_path",
-    "drop_nested",
     "letterbox",
     "nms",
     "open_session",
@@ -234,31 +233,6 @@ def nms(xyxy: NDArray[np.floating[Any]], scores: NDArray[np.floating[Any]],
     return np.array(keep, dtype=np.intp)
 
 
-def drop_nested(found: Detections, *, inside: float, below: float) -> Detections:
-    """Drop second readings of one card: a box scored below ``below`` that lies at least
-    ``inside`` of its area within a surer box of the same class.
-
-    A tight fan can make the detector find a card twice, once whole and once a part of it;
-    the class-agnostic NMS keeps both, as their IoU is small. A real under-card whose visible
-    strip lies inside the box of the card above it is kept when it is read surely, or when
-    the two cards differ in rank.
-
-    >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
-    >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),
-    ...                    class_id=np.array([7, 7, 7]))
-    >>> drop_nested(found, inside=0.7, below=0.4).xyxy.tolist()   # the box of 0.3 goes
-    [[0.0, 0.0, 40.0, 60.0], [10.0, 10.0, 30.0, 40.0]]
-    """
-    if not len(found):
-        return found
-    share_inside = box_intersection(found.xyxy, found.xyxy) / np.maximum(
-        box_area(found.xyxy), 1e-9)[:, None]
-    surer_same_class = ((found.confidence[:, None] < found.confidence[None, :])
-                        & (found.class_id[:, None] == found.class_id[None, :]))
-    nested = ((share_inside >= inside) & surer_same_class).any(axis=1)
-    return found[~(nested & (found.confidence < below))]
-
-
 def _output_layout(shape: tuple[int, ...]) -> OutputLayout:
     """Tell the head from the output shape; see the module docstring."""
     if len(shape) != 3 or shape[0] != 1:
@@ -406,9 +380,6 @@ class Detector:
         classifier: the rank classifier of a one-class (cascade) model; ``None`` means
             ``$GOUJI_CLASSIFIER`` or the shipped ``models/gouji-ranks.onnx``. A model that
             scores the ranks itself needs none.
-        nested_inside, nested_below: an unsure box (score below ``nested_below``) lying at
-            least ``nested_inside`` of its area within a surer box of the same rank is a
-            second reading of that card and is dropped (:func:`drop_nested`).
 
     A one-class model finds cards; its :class:`~vision.classifier.RankClassifier` then reads
     each box, and a box's confidence is the product of both stages' scores.
@@ -426,8 +397,7 @@ class Detector:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.6, imgsz: int | None = None,
                  scaleup: bool = False,
-                 classifier: str | os.PathLike[str] | None = None,
-                 nested_inside: float = 0.7, nested_below: float = 0.4) -> None:
+                 classifier: str | os.PathLike[str] | None = None) -> None:
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
             raise FileNotFoundError(
@@ -445,11 +415,6 @@ class Detector:
         """ONNX Runtime intra-op threads."""
         self.scaleup = scaleup
         """Whether images smaller than the input are enlarged (else only padded)."""
-        self.nested_inside = nested_inside
-        """Share of an unsure box inside a surer box of its rank that makes it a second
-        reading of that card."""
-        self.nested_below = nested_below
-        """Score below which such a box is dropped (0: never)."""
 
         inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
         if len(inputs) != 1 or len(inputs[0].shape) != 4:
@@ -507,13 +472,13 @@ class Detector:
         blob, transform = self.preprocess(image)
         found = decode(self.infer(blob), transform, conf=self.conf, iou=self.iou,
                        class_map=self._class_map)
-        if self.classifier is not None:
-            ranks, probabilities = self.classifier(image, found.xyxy)
-            confidence = found.confidence * probabilities
-            sure = confidence >= self.conf
-            found = Detections(xyxy=found.xyxy[sure], confidence=confidence[sure],
-                               class_id=ranks[sure])
-        return drop_nested(found, inside=self.nested_inside, below=self.nested_below)
+        if self.classifier is None:
+            return found
+        ranks, probabilities = self.classifier(image, found.xyxy)
+        confidence = found.confidence * probabilities
+        sure = confidence >= self.conf
+        return Detections(xyxy=found.xyxy[sure], confidence=confidence[sure],
+                          class_id=ranks[sure])
 
     def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
         """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""

@@ -10,14 +10,12 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASS_NAMES, class_id
-from vision.detections import Detections
 from vision.detector import (
     DEFAULT_MODEL_PATH,
     Detector,
     LetterboxTransform,
     ModelError,
     decode,
-    drop_nested,
     letterbox,
     nms,
     read_image,
@@ -165,43 +163,6 @@ def test_nms(boxes, scores, classes, iou, kept):
 def test_nms_stops_at_max_det():
     boxes = np.array([[20 * i, 0, 20 * i + 10, 10] for i in range(10)], np.float32)
     assert nms(boxes, np.linspace(0.9, 0.1, 10), 0.5, max_det=3).tolist() == [0, 1, 2]
-
-
-def _found(*rows: tuple[float, float, float, float, float, int]) -> Detections:
-    """Detections from ``(x1, y1, x2, y2, score, class)`` rows."""
-    table = np.array(rows, np.float32)
-    return Detections(xyxy=table[:, :4], confidence=table[:, 4], class_id=table[:, 5].astype(int))
-
-
-@pytest.mark.parametrize(
-    ("rows", "kept"),
-    [
-        # a ten found whole and, unsure, again as its lower part: the part goes
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, T)], [0]),
-        # the part read surely: a real under-card, kept
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.6, T)], [0, 1]),
-        # an unsure card of another rank inside it: kept (the rules may still set it aside)
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, J)], [0, 1]),
-        # half of it outside: a card of its own, kept
-        ([(0, 0, 40, 60, 0.9, T), (20, 20, 60, 60, 0.3, T)], [0, 1]),
-        # the surer box is the one inside: the unsure outer box is not inside anything
-        ([(0, 20, 40, 60, 0.9, T), (0, 0, 40, 60, 0.3, T)], [0, 1]),
-    ],
-    ids=["second-reading", "sure-part", "other-rank", "overhanging", "outer-unsure"],
-)
-def test_drop_nested_drops_only_unsure_second_readings_of_one_card(rows, kept):
-    found = _found(*rows)
-    assert np.array_equal(drop_nested(found, inside=0.7, below=0.4).xyxy, found.xyxy[kept])
-
-
-def test_drop_nested_keeps_empty_detections_empty():
-    assert len(drop_nested(Detections.empty(), inside=0.7, below=0.4)) == 0
-
-
-def test_detector_drops_unsure_second_readings_unless_told_not_to(constant_model):
-    scene = end2end_output([(80, 230, 120, 290, 0.9, T), (80, 250, 120, 290, 0.3, T)])
-    assert len(Detector(constant_model(scene))(WIDE_IMAGE)) == 1
-    assert len(Detector(constant_model(scene), nested_below=0.0)(WIDE_IMAGE)) == 2
 
 
 @pytest.mark.parametrize("output", [RAW_SCENE, END2END_SCENE], ids=["raw", "end2end"])
