@@ -35,7 +35,7 @@ from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
-from vision.detections import Detections
+from vision.detections import Detections, drop_nested
 
 __all__ = ["DEMO_SEED", "ChangeDetector", "Pipeline", "PipelineStats", "demo_assets"]
 
@@ -185,12 +185,19 @@ class Pipeline:
         window: seconds cards must lie still before they count.
         per_zone: detect on each seat's upright crop (the detector's training view); ``False``
             detects on the whole frame.
+        nested_inside, nested_below: a box read below ``nested_below`` that lies at least
+            ``nested_inside`` inside a surer box of the same rank, in the view the detector
+            saw (a zone's upright crop), is that card read twice (a tight fan's card found
+            whole and again in part) and does not count (:func:`vision.detections.drop_nested`;
+            ``nested_below=0``: every box counts). Judged in the detector's view, not after
+            mapping to the frame, where a turned zone's boxes swell and nest by themselves.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
     def __init__(self, source: int | str | Path | Iterable[Frame], table: TableLayout,
                  detector: DetectorFn | None = None, *, match: Any = None,
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
+                 nested_inside: float = 0.7, nested_below: float = 0.35,
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table
@@ -201,6 +208,8 @@ class Pipeline:
         self.match = match
         self.ruleset = ruleset
         self.per_zone = per_zone
+        self.nested_inside = nested_inside
+        self.nested_below = nested_below
         self.zones = SeatZones(table)
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
@@ -230,12 +239,17 @@ class Pipeline:
         started = time.perf_counter()
         if self.per_zone:
             self.stats.detector_calls += len(seats)
-            found = self.zones.detect(image, self.detector, seats)
+            found = self.zones.detect(image, self._read_once, seats)
         else:
             self.stats.detector_calls += 1
-            found = self.detector(image)
+            found = self._read_once(image)
         self.stats.detector_seconds += time.perf_counter() - started
         return found
+
+    def _read_once(self, image: NDArray[np.uint8]) -> Detections:
+        """The detector's boxes, each card once (second readings dropped)."""
+        return drop_nested(self.detector(image), inside=self.nested_inside,
+                           below=self.nested_below)
 
     def _round_event(self, play: Event) -> Event | None:
         """A ``round`` event when ``play`` is the first of a round the match has not begun."""

@@ -11,8 +11,7 @@ stability window, then compares that stable picture with what it remembers of th
 - a remembered card that is no longer seen is covered, not removed;
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``.
 
-Anything seen for less than the window never counts, nor does an unsure box lying inside a
-surer box of the same rank (one card read twice). Each play carries ``conf`` (its least
+Anything seen for less than the window never counts. Each play carries ``conf`` (its least
 sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
@@ -47,7 +46,7 @@ from tracker.gather import GatherRule
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
-from vision.detections import Detections, box_area, box_intersection, drop_nested
+from vision.detections import Detections, box_area, box_intersection
 
 __all__ = ["PlaySegmenter", "Prior", "format_play", "match_boxes"]
 
@@ -172,10 +171,6 @@ class PlaySegmenter:
         group_gap: new cards closer than this × their short side belong to one play.
         max_set_aside: at most this many unsure cards (below ``review_conf``) are set aside
             from a play the rules refuse, to find the play they would take (0: never).
-        nested_inside, nested_below: a card read below ``nested_below`` whose box lies at
-            least ``nested_inside`` inside a surer box of the same rank is that card read a
-            second time (a tight fan's card found whole and again in part) and is ignored
-            (:func:`vision.detections.drop_nested`; ``nested_below=0``: never).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = 0.25,
@@ -183,8 +178,7 @@ class PlaySegmenter:
                  gather: GatherRule | None = None, still_iou: float = 0.6,
                  memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
-                 max_set_aside: int = 2, nested_inside: float = 0.7,
-                 nested_below: float = 0.4) -> None:
+                 max_set_aside: int = 2) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -197,8 +191,6 @@ class PlaySegmenter:
         self.reread_iou = reread_iou
         self.group_gap = group_gap
         self.max_set_aside = max_set_aside
-        self.nested_inside = nested_inside
-        self.nested_below = nested_below
         self.reset()
 
     def reset(self) -> None:
@@ -222,11 +214,10 @@ class PlaySegmenter:
         return self._stable_since
 
     def face_up(self, detections: Detections) -> Detections:
-        """The detections that count: face up, sure enough, not a second reading of a card,
-        inside the play area; with ``data["seat"]``."""
+        """The detections that count: face up, sure enough, inside the play area; with
+        ``data["seat"]``."""
         keep = (detections.confidence >= self.min_conf) & (detections.class_id != BACK_CLASS_ID)
-        found = drop_nested(detections[keep], inside=self.nested_inside,
-                            below=self.nested_below)
+        found = detections[keep]
         seats = self.zones.trigger(found)
         inside = seats >= 0
         return Detections(xyxy=found.xyxy[inside], confidence=found.confidence[inside],

@@ -107,6 +107,26 @@ def test_whole_frame_detection_gives_the_same_events():
     assert [(e["type"], e["seat"], e["cards"]) for e in events] == [("play", 3, "K")]
 
 
+def reading_twice(image):
+    """The blob detector, also finding each card's lower half again, unsurely."""
+    found = blob_detector(image)
+    halves = found.xyxy.copy()
+    halves[:, 1] = (found.xyxy[:, 1] + found.xyxy[:, 3]) / 2
+    return Detections.merge([found, Detections(
+        xyxy=halves, confidence=np.full(len(found), 0.3, np.float32), class_id=found.class_id)])
+
+
+@pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
+def test_an_unsure_second_reading_of_a_card_does_not_count(per_zone):
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 620, 140)])])
+    events = []
+    Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone).run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, "K")]
+    events = []
+    Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone, nested_below=0).run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, "KK")]
+
+
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():
     frames = film([(3.0, [])])
     seen = []
