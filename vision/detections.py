@@ -120,7 +120,7 @@ def drop_nested(found: Detections, *, inside: float, below: float) -> Detections
     ``inside`` of its area within a surer box of the same class.
 
     A tight fan can make the detector find a card twice, once whole and once a part of it;
-    the class-agnostic NMS keeps both, as their IoU is small. A real under-card whose visible
+    the detector's own suppression keeps both, as their IoU is small. A real under-card whose visible
     strip lies inside the box of the card above it is kept when it is read surely, or when
     the two cards differ in rank.
 

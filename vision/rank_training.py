@@ -97,9 +97,9 @@ def crop_set(folders: Sequence[Path], *, seed: int, jitter: float = BOX_JITTER,
 
 
 def build_network() -> Any:
-    """The classifier: 7 strided or plain convolutions (4 stride 2), a residual refinement at
-    12 x 8 and at 6 x 4 (where a crop holding several cards' indices is sorted out), and a
-    linear layer over the 6 x 4 map."""
+    """The classifier: 7 convolutions (4 of stride 2), a residual refinement block at 12 x 8
+    and at 6 x 4 (where a crop holding several cards' indices is sorted out), and a linear
+    layer over the 6 x 4 map."""
     from torch import nn
 
     def block(c_in: int, c_out: int, stride: int) -> list[nn.Module]:
