@@ -138,7 +138,7 @@ def load_weights(model: Any, state: dict[str, Any]) -> None:
     keep their order, and the blocks start as the identity, so the grown model reads exactly
     as the checkpoint did until training goes on.
     """
-    refines = {i for i, layer in enumerate(model) if type(layer).__name__ == "Refine"}
+    refines = {int(key.split(".")[0]) for key in model.state_dict() if ".body." in key}
     if not any(".body." in key for key in state):  # the earlier network: renumber its layers
         plain = [i for i in range(len(model)) if i not in refines]
         renumbered = {}
