@@ -106,8 +106,8 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     inter = box_intersection(current.xyxy, reference.xyxy)
     area_c, area_r = box_area(current.xyxy), box_area(reference.xyxy)
     union = area_c[:, None] + area_r[None, :] - inter
-    score = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    ok = score >= iou
+    overlap = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    score, ok = overlap, overlap >= iou
     if cover is not None:
         inside = inter / np.maximum(area_c[:, None], 1e-9)
         ok |= inside >= cover
@@ -115,8 +115,7 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     same_class = current.class_id[:, None] == reference.class_id[None, :]
     ok &= same_class
     if same_place is not None:
-        reread = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0) >= same_place
-        ok |= reread
+        ok |= overlap >= same_place
     score = score + same_class  # a same-class pair beats any other
     used = np.zeros(len(reference), bool)
     for flat in np.argsort(-np.where(ok, score, -1.0), axis=None):

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
-__all__ = ["Detections", "box_area", "box_intersection", "drop_nested"]
+__all__ = ["Detections", "box_area", "box_intersection", "box_iou", "drop_nested"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -42,6 +42,19 @@ def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
     return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
+def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
+    """IoU of every box in ``a`` ``(n, 4)`` with every box in ``b`` ``(m, 4)``: ``(n, m)``.
+
+    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3)
+    array([[0.333, 0.   ]])
+    """
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    inter = box_intersection(a, b)
+    union = box_area(a)[:, None] + box_area(b)[None, :] - inter
+    iou: NDArray[np.float64] = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    return iou
 
 
 @dataclass(frozen=True, slots=True)

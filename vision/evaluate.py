@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES, class_id
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 
 __all__ = [
     "IOU_THRESHOLDS",
@@ -77,24 +77,6 @@ _RANK_WORDS = {
     "small joker": "SJ", "little joker": "SJ", "black joker": "SJ",
     "big joker": "BJ", "red joker": "BJ", "large joker": "BJ",
 }
-
-
-def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
-    """IoU of every box in ``a`` ``(n, 4)`` with every box in ``b`` ``(m, 4)``: ``(n, m)``.
-
-    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3)
-    array([[0.333, 0.   ]])
-    """
-    a = np.asarray(a, np.float64)[:, None, :]
-    b = np.asarray(b, np.float64)[None, :, :]
-    width = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-    height = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-    inter = width * height
-    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-    union = area_a + area_b - inter
-    iou: NDArray[np.float64] = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
-    return iou
 
 
 def average_precision(scores: NDArray[np.floating[Any]], true_positive: NDArray[np.bool_],
