@@ -73,12 +73,13 @@ const Gouji = (() => {
       const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/stream`;
       socket = new WebSocket(url);
       window.goujiSocket = socket;  // for diagnostics (and the tests' reconnect check)
-      socket.onopen = () => { delay = 250; onStatus(true); };
+      socket.onopen = () => { delay = 250; };
       socket.onmessage = (message) => {
         const data = JSON.parse(message.data);
         if (data.kind === "snapshot") {
           state = data.state; version = data.version;
           render(state, null);
+          onStatus(true);  // online once the page holds the state: before, no action could run
         } else if (data.kind === "change") {
           if (data.version !== version + 1) { socket.close(); return; }  // missed one: resync
           version = data.version;
