@@ -35,7 +35,7 @@ from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
-from vision.detections import Detections, drop_nested
+from vision.detections import Detections, second_readings
 
 __all__ = ["DEMO_SEED", "ChangeDetector", "Pipeline", "PipelineStats", "demo_assets"]
 
@@ -177,7 +177,10 @@ class Pipeline:
         table: the table layout (its ``image_size`` should match the frames; frames of another
             size are scaled to it).
         detector: ``image -> Detections``; ``None`` loads the shipped ONNX model
-            (:class:`vision.detector.Detector`).
+            (:class:`vision.detector.Detector`). It should report boxes down to the segmenter's
+            ``faint_conf`` (:data:`tracker.plays.FAINT_CONF`), so that the rules can take
+            faint cards into a play they refuse without them; boxes below ``min_conf`` never
+            count on their own.
         match: a :class:`rules.Match` the caller keeps up to date by applying the events it
             receives; used as the rules' prior and to announce new rounds. The pipeline only
             reads it.
@@ -187,10 +190,11 @@ class Pipeline:
             detects on the whole frame.
         nested_inside, nested_below: a box read below ``nested_below`` that lies at least
             ``nested_inside`` inside a surer box of the same rank, in the view the detector
-            saw (a zone's upright crop), is that card read twice (a tight fan's card found
-            whole and again in part) and does not count (:func:`vision.detections.drop_nested`;
-            ``nested_below=0``: every box counts). Judged in the detector's view, not after
-            mapping to the frame, where a turned zone's boxes swell and nest by themselves.
+            saw (a zone's upright crop), is most often that card read twice (a tight fan's card
+            found whole and again in part): it does not count on its own, only as a faint card
+            the rules may need (:func:`vision.detections.second_readings`; ``nested_below=0``:
+            every box counts). Judged in the detector's view, not after mapping to the frame,
+            where a turned zone's boxes swell and nest by themselves.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -201,10 +205,6 @@ class Pipeline:
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table
-        if detector is None:
-            from vision.detector import Detector
-            detector = Detector()
-        self.detector = detector
         self.match = match
         self.ruleset = ruleset
         self.per_zone = per_zone
@@ -214,6 +214,10 @@ class Pipeline:
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
             prior=MatchPrior(match) if match is not None else None, **segmenter_options)
+        if detector is None:
+            from vision.detector import Detector
+            detector = Detector(conf=self.segmenter.faint_conf)
+        self.detector = detector
         self.stats = PipelineStats()
         self._next_table: TableLayout | None = None
 
@@ -247,9 +251,11 @@ class Pipeline:
         return found
 
     def _read_once(self, image: NDArray[np.uint8]) -> Detections:
-        """The detector's boxes, each card once (second readings dropped)."""
-        return drop_nested(self.detector(image), inside=self.nested_inside,
-                           below=self.nested_below)
+        """The detector's boxes, second readings marked (``data["second_reading"]``)."""
+        found = self.detector(image)
+        second = second_readings(found, inside=self.nested_inside, below=self.nested_below)
+        return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
+                          data={**found.data, "second_reading": second})
 
     def _round_event(self, play: Event) -> Event | None:
         """A ``round`` event when ``play`` is the first of a round the match has not begun."""
@@ -269,7 +275,8 @@ class Pipeline:
         Args:
             on_event: called with each event dict, in order (``round`` when inferred, ``play``,
                 ``collect``).
-            on_frame: called with each frame and the detections in force for it.
+            on_frame: called with each frame and the detections in force for it (those that
+                count: faint ones left out).
             stop: a callable or a :class:`threading.Event`; checked before every frame.
 
         Returns:
@@ -318,7 +325,7 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
-                on_frame(frame, detections)
+                on_frame(frame, detections[self.segmenter.counts(detections)])
             self.stats.frames += 1
             self.stats.seconds = time.perf_counter() - started
         return self.stats

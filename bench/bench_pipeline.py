@@ -37,6 +37,7 @@ import numpy as np
 
 import rules
 from assistant.pipeline import Pipeline
+from tracker.plays import FAINT_CONF, MIN_CONF
 from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
@@ -90,8 +91,9 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
         from vision.detector import Detector
-        detector, per_zone = Detector(args.model, classifier=args.classifier, conf=args.conf,
-                                      threads=args.threads), not args.whole_frame
+        detector = Detector(args.model, classifier=args.classifier,
+                            conf=min(args.faint_conf, args.conf), threads=args.threads)
+        per_zone = not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
 
@@ -100,7 +102,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         match.apply(event, line=len(events))
 
     stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
-                     window=args.window, per_zone=per_zone).run(on_event)
+                     window=args.window, per_zone=per_zone, min_conf=args.conf,
+                     faint_conf=args.faint_conf).run(on_event)
     name = "events-oracle.jsonl" if args.oracle else "events-model.jsonl"
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
     score = score_plays(truth, events)
@@ -125,8 +128,11 @@ def main() -> int:
     parser.add_argument("--classifier", default=None,
                         help="rank classifier of a one-class model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--conf", type=float, default=0.25,
-                        help="detector's minimum card confidence (default 0.25)")
+    parser.add_argument("--conf", type=float, default=MIN_CONF,
+                        help=f"confidence a card needs to count (default {MIN_CONF})")
+    parser.add_argument("--faint-conf", type=float, default=FAINT_CONF,
+                        help="confidence from which the rules may take a faint card into a "
+                             f"play (default {FAINT_CONF}; equal to --conf: never)")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

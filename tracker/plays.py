@@ -15,7 +15,9 @@ Anything seen for less than the window never counts. Each play carries ``conf`` 
 sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
-play they take; that play is still held for review. They never add or change a card.
+play they take, or take in faint cards the detector found beside it (read too faintly to
+count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
+take; that play is still held for review. They never invent or change a card.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -48,9 +50,15 @@ from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_intersection
 
-__all__ = ["PlaySegmenter", "Prior", "format_play", "match_boxes"]
+__all__ = ["FAINT_CONF", "MIN_CONF", "PlaySegmenter", "Prior", "format_play", "match_boxes"]
 
 Event = dict[str, Any]
+
+MIN_CONF = 0.2
+"""Default confidence a detection needs to count as a card on its own."""
+FAINT_CONF = 0.1
+"""Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
+detector feeding the segmenter should report boxes down to it."""
 
 
 class Prior(Protocol):
@@ -127,6 +135,13 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     return result
 
 
+def _grown(xyxy: NDArray[np.float32], gap: float) -> NDArray[np.float32]:
+    """Boxes grown by ``gap`` / 2 × their short side on every side: grown boxes that touch
+    lie together."""
+    side = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    return (xyxy + np.stack([-side, -side, side, side], 1) * gap / 2).astype(np.float32)
+
+
 def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
     """Boxes lying together (overlapping, or closer than ``gap`` × their short side)."""
     n = len(xyxy)
@@ -138,8 +153,7 @@ def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
             i = parent[i]
         return i
 
-    side = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    grown = xyxy + np.stack([-side, -side, side, side], 1) * gap / 2
+    grown = _grown(xyxy, gap)
     touching = box_intersection(grown, grown) > 0
     for i in range(n):
         for j in range(i + 1, n):
@@ -157,7 +171,11 @@ class PlaySegmenter:
     Args:
         zones: the seat zones of the table.
         window: seconds the face-up cards must stay unchanged before they count.
-        min_conf: detections below this confidence are ignored.
+        min_conf: detections below this confidence do not count on their own.
+        faint_conf: detections from this confidence up to ``min_conf``, and second readings
+            (``data["second_reading"]`` true: most often one card found twice) from it up, are
+            faint: they count only when the rules refuse a play without them and take it with
+            them (the detector must report that low; below it detections are ignored).
         review_conf: a play whose least sure card is below this is held for review.
         prior: the rules' view of who may act and what they may play (optional).
         gather: when a stable table counts as a gathered trick (default :class:`GatherRule`).
@@ -170,17 +188,20 @@ class PlaySegmenter:
         group_gap: new cards closer than this × their short side belong to one play.
         max_set_aside: at most this many unsure cards (below ``review_conf``) are set aside
             from a play the rules refuse, to find the play they would take (0: never).
+        max_take_in: at most this many faint cards are taken into a play the rules refuse
+            (0: never).
     """
 
-    def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = 0.25,
-                 review_conf: float = 0.5, prior: Prior | None = None,
-                 gather: GatherRule | None = None, still_iou: float = 0.6,
-                 memory_iou: float = 0.5, memory_cover: float = 0.8,
+    def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
+                 faint_conf: float = FAINT_CONF, review_conf: float = 0.5,
+                 prior: Prior | None = None, gather: GatherRule | None = None,
+                 still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
-                 max_set_aside: int = 2) -> None:
+                 max_set_aside: int = 2, max_take_in: int = 2) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
+        self.faint_conf = faint_conf
         self.review_conf = review_conf
         self.prior = prior
         self.gather = gather or GatherRule()
@@ -190,6 +211,7 @@ class PlaySegmenter:
         self.reread_iou = reread_iou
         self.group_gap = group_gap
         self.max_set_aside = max_set_aside
+        self.max_take_in = max_take_in
         self.reset()
 
     def reset(self) -> None:
@@ -212,11 +234,18 @@ class PlaySegmenter:
         """When the current picture started (``None`` before the first frame)."""
         return self._stable_since
 
-    def face_up(self, detections: Detections) -> Detections:
-        """The detections that count: face up, sure enough, inside the play area; with
-        ``data["seat"]``."""
-        keep = (detections.confidence >= self.min_conf) & (detections.class_id != BACK_CLASS_ID)
-        found = detections[keep]
+    def counts(self, detections: Detections) -> NDArray[np.bool_]:
+        """Which detections count on their own: read at least ``min_conf`` and not marked as a
+        second reading (``data["second_reading"]``)."""
+        second = detections.data.get("second_reading", np.zeros(len(detections), bool))
+        return np.asarray((detections.confidence >= self.min_conf) & ~second)
+
+    def face_up(self, detections: Detections, *, faint: bool = False) -> Detections:
+        """The face-up detections inside the play area that count (or, with ``faint``, the
+        faint ones: read at least ``faint_conf`` but not counting), with ``data["seat"]``."""
+        counts = self.counts(detections)
+        chosen = ~counts & (detections.confidence >= self.faint_conf) if faint else counts
+        found = detections[chosen & (detections.class_id != BACK_CLASS_ID)]
         seats = self.zones.trigger(found)
         inside = seats >= 0
         return Detections(xyxy=found.xyxy[inside], confidence=found.confidence[inside],
@@ -244,11 +273,11 @@ class PlaySegmenter:
         if self._settled or t - self._stable_since < self.window:
             return []
         self._settled = True
-        return self._commit(current, t)
+        return self._commit(current, self.face_up(detections, faint=True), t)
 
     # -- committing a stable picture -------------------------------------------------------
 
-    def _commit(self, current: Detections, t: float) -> list[Event]:
+    def _commit(self, current: Detections, faint: Detections, t: float) -> list[Event]:
         events: list[Event] = []
         known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover,
                             same_place=self.reread_iou)
@@ -277,10 +306,35 @@ class PlaySegmenter:
         new = current[~seen_before]
         if len(new):
             plays = self._plays(new)
+            faint = self._faint_candidates(faint)
+            taken = []
             for seat, members in plays:
-                events.append(self._play_event(seat, members, t, together=len(plays) > 1))
-            self._memory = Detections.merge([self._memory, new])
+                event, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
+                                                   faint=faint)
+                events.append(event)
+                taken.append(taken_in)
+            self._memory = Detections.merge([self._memory, new, *taken])
         return events
+
+    def _faint_candidates(self, faint: Detections) -> Detections:
+        """The faint cards that may be cards of a new play: neither remembered nor a
+        straggler of the last trick, and each faint card once (one lying mostly inside a
+        surer faint box, or on it, is that card again).
+
+        A faint box inside a card that counts is kept: on a tight fan the bottom card's
+        strip is often found as part of the box above it, and only the rules can tell."""
+        if not len(faint):
+            return faint
+        ignored = Detections.merge([self._memory, self._leftovers])
+        remembered = match_boxes(faint, ignored, iou=self.memory_iou, cover=self.memory_cover,
+                                 same_place=self.reread_iou) >= 0
+        inter = box_intersection(faint.xyxy, faint.xyxy)
+        area = box_area(faint.xyxy)
+        inside = inter / np.maximum(area[:, None], 1e-9)
+        overlap = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-9)
+        surer = faint.confidence[:, None] < faint.confidence[None, :]
+        again = (surer & ((inside >= self.memory_cover) | (overlap >= self.memory_iou))).any(1)
+        return faint[~(remembered | again)]
 
     def _plays(self, new: Detections) -> list[tuple[int, Detections]]:
         """Split new cards into plays (one per seat), ordered as play order goes on."""
@@ -307,17 +361,22 @@ class PlaySegmenter:
             seat = self.zones.nearest_seat((float(middle[0]), float(middle[1])))
         return seat
 
-    def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool) -> Event:
+    def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
+                    faint: Detections) -> tuple[Event, Detections]:
+        """The event of one play, and the faint cards taken into it."""
         reasons = []
         prior, text = self.prior, format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
+        taken = Detections.empty()
         if prior is not None and objection:
-            accepted = self._set_aside_unsure(prior, seat, cards)
-            if accepted is not None:
+            if (accepted := self._set_aside_unsure(prior, seat, cards)) is not None:
                 cards, aside = accepted
-                text = format_play(cards.class_id)
-                objection += (f"; set aside unsure {format_play(aside.class_id)} (conf "
-                              f"{', '.join(f'{c:.3f}' for c in aside.confidence)})")
+                objection += f"; set aside unsure {_described(aside)}"
+            elif (taken_in := self._take_in_faint(prior, seat, cards, faint)) is not None:
+                taken = taken_in
+                cards = Detections.merge([cards, taken])
+                objection += f"; took in faint {_described(taken)}"
+            text = format_play(cards.class_id)
         conf = round(float(cards.confidence.min()), 3)
         if conf < self.review_conf:
             reasons.append(f"unsure card (conf {conf})")
@@ -330,7 +389,25 @@ class PlaySegmenter:
                         "source": "vision", "conf": conf, "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
-        return event
+        return event, taken
+
+    def _take_in_faint(self, prior: Prior, seat: int, cards: Detections, faint: Detections
+                       ) -> Detections | None:
+        """The fewest, surest faint cards lying with the play in its seat's zone that make it
+        one the rules take; ``None`` when there are none such."""
+        if not len(faint) or self.max_take_in < 1:
+            return None
+        grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
+        beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
+        here = beside & (faint.data["seat"] == seat)
+        nearby = [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
+        for count in range(1, min(self.max_take_in, len(nearby)) + 1):
+            for chosen in itertools.combinations(nearby, count):
+                taken = faint[np.array(chosen)]
+                if prior.objection(seat, format_play(np.concatenate(
+                        [cards.class_id, taken.class_id]))) is None:
+                    return taken
+        return None
 
     def _set_aside_unsure(self, prior: Prior, seat: int, cards: Detections
                           ) -> tuple[Detections, Detections] | None:
@@ -344,3 +421,9 @@ class PlaySegmenter:
                 if prior.objection(seat, format_play(cards.class_id[kept])) is None:
                     return cards[kept], cards[np.array(aside)]
         return None
+
+
+def _described(cards: Detections) -> str:
+    """``"K (conf 0.300)"``: cards for a review reason."""
+    return (f"{format_play(cards.class_id)} (conf "
+            f"{', '.join(f'{c:.3f}' for c in cards.confidence)})")

@@ -160,7 +160,8 @@ class SeatZones:
         """Run ``detector`` on the upright crop of each of ``seats`` and return image boxes.
 
         A crop reaches past its zone, so a border card is seen by two crops; each box is kept
-        only by the crop of the seat that owns its centre. The result carries ``data["seat"]``.
+        only by the crop of the seat that owns its centre. The result carries ``data["seat"]``,
+        and the detector's own ``data`` entries.
         """
         parts = []
         for seat in seats:
@@ -176,7 +177,8 @@ class SeatZones:
                 continue
             parts.append(Detections(xyxy=mapped.xyxy[keep], confidence=mapped.confidence[keep],
                                     class_id=mapped.class_id[keep],
-                                    data={"seat": owner[keep]}))
+                                    data={**{k: v[keep] for k, v in found.data.items()},
+                                          "seat": owner[keep]}))
         return Detections.merge(parts) if parts else _empty_with_seat()
 
 

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
-__all__ = ["Detections", "box_area", "box_intersection", "box_iou", "drop_nested"]
+__all__ = ["Detections", "box_area", "box_intersection", "box_iou", "second_readings"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -128,26 +128,27 @@ class Detections:
         return [CLASS_NAMES[int(c)] for c in self.class_id]
 
 
-def drop_nested(found: Detections, *, inside: float, below: float) -> Detections:
-    """Drop second readings of one card: a box scored below ``below`` that lies at least
-    ``inside`` of its area within a surer box of the same class.
+def second_readings(found: Detections, *, inside: float, below: float) -> NDArray[np.bool_]:
+    """Which boxes are second readings of one card: scored below ``below`` and lying at least
+    ``inside`` of their area within a surer box of the same class.
 
     A tight fan can make the detector find a card twice, once whole and once a part of it;
-    the detector's own suppression keeps both, as their IoU is small. A real under-card whose visible
-    strip lies inside the box of the card above it is kept when it is read surely, or when
-    the two cards differ in rank.
+    the detector's own suppression keeps both, as their IoU is small. A real under-card whose
+    visible strip lies inside the box of the card above it looks the same, unless it is read
+    surely or differs in rank: telling the two apart takes more than geometry (the play tracker
+    lets such a box count only when the rules need one more card).
 
     >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
     >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),
     ...                    class_id=np.array([7, 7, 7]))
-    >>> drop_nested(found, inside=0.7, below=0.4).xyxy.tolist()   # the box of 0.3 goes
-    [[0.0, 0.0, 40.0, 60.0], [10.0, 10.0, 30.0, 40.0]]
+    >>> second_readings(found, inside=0.7, below=0.4).tolist()   # the box of 0.3
+    [False, True, False]
     """
     if not len(found):
-        return found
+        return np.zeros(0, bool)
     share_inside = box_intersection(found.xyxy, found.xyxy) / np.maximum(
         box_area(found.xyxy), 1e-9)[:, None]
     surer_same_class = ((found.confidence[:, None] < found.confidence[None, :])
                         & (found.class_id[:, None] == found.class_id[None, :]))
     nested = ((share_inside >= inside) & surer_same_class).any(axis=1)
-    return found[~(nested & (found.confidence < below))]
+    return np.asarray(nested & (found.confidence < below))

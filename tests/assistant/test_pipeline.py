@@ -127,6 +127,25 @@ def test_an_unsure_second_reading_of_a_card_does_not_count(per_zone):
     assert [(e["seat"], e["cards"]) for e in events] == [(3, "KK")]
 
 
+class PairLedMatch(FakeMatch):
+    """A round under way in which a pair was led: one card does not answer it."""
+
+    def to_json(self):
+        return {"round": 1, "round_over": False, "to_act": list(range(6)), "errors": [],
+                "ruleset": "qingdao", "trick": {"last_cards": "55", "answer": "beat"}}
+
+
+@pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
+def test_the_rules_may_take_in_a_second_reading_when_the_play_needs_one_more_card(per_zone):
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 620, 140)])])
+    events, shown = [], []
+    Pipeline(frames, LAYOUT, reading_twice, match=PairLedMatch(), per_zone=per_zone).run(
+        events.append, on_frame=lambda frame, found: shown.append(len(found)))
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, "KK")]
+    assert events[0]["review"] is True and "took in faint K (conf 0.300)" in events[0]["reason"]
+    assert max(shown) == 1  # the live view shows the cards that count
+
+
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():
     frames = film([(3.0, [])])
     seen = []

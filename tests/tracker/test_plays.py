@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.tracker.tracker_builders import cards, fan, hold
 from tracker.plays import PlaySegmenter
+from vision.detections import Detections
 
 
 class FakePrior:
-    """The rules' answers, scripted: who may act, and an objection per (seat, cards)."""
+    """The rules' answers, scripted: who may act, and an objection per (seat, cards); with
+    ``only``, every play but those (seat, cards) is refused."""
 
-    def __init__(self, to_act=range(6), objections=None):
-        self.to_act, self.objections = set(to_act), objections or {}
+    def __init__(self, to_act=range(6), objections=None, only=None):
+        self.to_act, self.objections, self.only = set(to_act), objections or {}, only
 
     def may_act(self, seat):
         return seat in self.to_act
 
     def objection(self, seat, cards):
+        if self.only is not None and (seat, cards) not in self.only:
+            return "rules: no"
         return self.objections.get((seat, cards))
 
 
@@ -108,8 +113,12 @@ def test_an_unsure_card_holds_the_play_for_review(segmenter):
     assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
 
 
-def test_detections_below_min_conf_are_ignored(segmenter):
-    assert hold(segmenter, cards(("A", 620, 560, 0.1)), 0.0, 1.0) == []
+@pytest.mark.parametrize("confidence", [0.05, 0.15])
+def test_detections_below_min_conf_never_count_on_their_own(segmenter, confidence):
+    assert hold(segmenter, cards(("A", 620, 560, confidence)), 0.0, 1.0) == []
+    # Nor do they join a play the rules did not refuse.
+    events = hold(segmenter, cards(("A", 620, 560, confidence), ("A", 634, 560)), 1.0, 1.0)
+    assert plays(events) == [(0, "A")]
 
 
 def test_two_plays_landing_together_are_ordered_after_the_last_seat_and_held(segmenter):
@@ -200,3 +209,60 @@ def test_no_card_is_set_aside_when_sure_or_when_nothing_left_would_do(zones, con
     seen = cards(("Q", 600, 120, confidence), ("Q", 614, 120, 0.9), ("Q", 628, 120, confidence))
     events = hold(segmenter, seen, 0.0, 1.0)
     assert plays(events) == [(3, "QQQ")] and events[0]["reason"].endswith("rules: no")
+
+
+def test_the_rules_take_in_a_faint_card_beside_a_play_they_refuse(zones):
+    # The narrow strip of a fan's bottom king is read faintly (0.15, below min_conf 0.2):
+    # one king does not answer a pair, two do. The faint queen further along would not do.
+    prior = FakePrior(only={(3, "KK")})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    seen = cards(("Q", 586, 120, 0.18), ("K", 600, 120, 0.15), ("K", 614, 120, 0.9))
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "KK")]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.15)
+    assert "took in faint K (conf 0.150)" in events[0]["reason"]
+    # The king taken in is remembered with the play: it is no new card later.
+    assert hold(segmenter, seen, 1.0, 1.0) == []
+
+
+@pytest.mark.parametrize(("faint", "why"), [
+    (("K", 614, 300, 0.15), "far from the play"),
+    (("K", 900, 480, 0.15), "in another seat's zone"),
+    (("K", 600, 120, 0.05), "below faint_conf"),
+])
+def test_faint_cards_that_are_no_card_of_the_play_are_not_taken_in(zones, faint, why):
+    prior = FakePrior(only={(3, "KK")})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    events = hold(segmenter, cards(faint, ("K", 614, 120, 0.9)), 0.0, 1.0)
+    assert plays(events) == [(3, "K")], why
+    assert events[0]["reason"] == "rules: no"
+
+
+def test_faint_cards_of_a_remembered_play_are_not_taken_in_again(zones):
+    # Seat 3's pair was made with a faint king. Later in the trick seat 3 lays one more king
+    # beside it, which the rules refuse: the remembered faint king is no card of this play.
+    prior = FakePrior(only={(3, "KK")})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    pair = cards(("K", 600, 120, 0.15), ("K", 614, 120, 0.9))
+    events = hold(segmenter, pair, 0.0, 1.0)
+    events += hold(segmenter, Detections.merge([pair, cards(("K", 650, 130, 0.9))]), 1.0, 1.0)
+    assert plays(events) == [(3, "KK"), (3, "K")]
+
+
+def test_a_faint_card_found_twice_is_taken_in_once(zones):
+    # Two faint boxes on one strip: they make a pair, never a triple.
+    seen = cards(("K", 600, 120, 0.15), ("K", 601, 121, 0.12), ("K", 614, 120, 0.9))
+    for wanted, committed in (("KK", "KK"), ("KKK", "K")):
+        segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, wanted)}))
+        assert plays(hold(segmenter, seen, 0.0, 1.0)) == [(3, committed)]
+
+
+def test_a_second_reading_counts_only_as_a_faint_card(zones):
+    # Read at 0.3 but marked a second reading (inside a surer box of its rank): it does not
+    # count on its own, yet the rules may take it in when the play needs one more card.
+    seen = cards(("K", 612, 120, 0.3), ("K", 614, 120, 0.9))
+    seen.data["second_reading"] = np.array([True, False])
+    for prior, committed in ((None, "K"), (FakePrior(only={(3, "KK")}), "KK")):
+        segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+        assert segmenter.counts(seen).tolist() == [False, True]
+        assert plays(hold(segmenter, seen, 0.0, 1.0)) == [(3, committed)]

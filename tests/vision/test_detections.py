@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classes import class_id
-from vision.detections import Detections, box_area, box_intersection, drop_nested
+from vision.detections import Detections, box_area, box_intersection, second_readings
 
 T, J = class_id("T"), class_id("J")
 
@@ -24,25 +24,26 @@ def _found(*rows: tuple[float, float, float, float, float, int]) -> Detections:
 
 
 @pytest.mark.parametrize(
-    ("rows", "kept"),
+    ("rows", "second"),
     [
-        # a ten found whole and, unsure, again as its lower part: the part goes
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, T)], [0]),
-        # the part read surely: a real under-card, kept
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.6, T)], [0, 1]),
-        # an unsure card of another rank inside it: kept (the rules may still set it aside)
-        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, J)], [0, 1]),
-        # half of it outside: a card of its own, kept
-        ([(0, 0, 40, 60, 0.9, T), (20, 20, 60, 60, 0.3, T)], [0, 1]),
+        # a ten found whole and, unsure, again as its lower part: the part is a second reading
+        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, T)], [False, True]),
+        # the part read surely: a real under-card
+        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.6, T)], [False, False]),
+        # an unsure card of another rank inside it: a card (the rules may still set it aside)
+        ([(0, 0, 40, 60, 0.9, T), (0, 20, 40, 60, 0.3, J)], [False, False]),
+        # half of it outside: a card of its own
+        ([(0, 0, 40, 60, 0.9, T), (20, 20, 60, 60, 0.3, T)], [False, False]),
         # the surer box is the one inside: the unsure outer box is not inside anything
-        ([(0, 20, 40, 60, 0.9, T), (0, 0, 40, 60, 0.3, T)], [0, 1]),
+        ([(0, 20, 40, 60, 0.9, T), (0, 0, 40, 60, 0.3, T)], [False, False]),
     ],
     ids=["second-reading", "sure-part", "other-rank", "overhanging", "outer-unsure"],
 )
-def test_drop_nested_drops_only_unsure_second_readings_of_one_card(rows, kept):
+def test_only_unsure_boxes_nested_in_a_surer_one_of_their_rank_are_second_readings(rows,
+                                                                                   second):
     found = _found(*rows)
-    assert np.array_equal(drop_nested(found, inside=0.7, below=0.4).xyxy, found.xyxy[kept])
+    assert second_readings(found, inside=0.7, below=0.4).tolist() == second
 
 
-def test_drop_nested_keeps_empty_detections_empty():
-    assert len(drop_nested(Detections.empty(), inside=0.7, below=0.4)) == 0
+def test_no_detections_hold_no_second_readings():
+    assert second_readings(Detections.empty(), inside=0.7, below=0.4).tolist() == []
