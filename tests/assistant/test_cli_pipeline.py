@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import pytest
 
 from assistant.cli import main
+from tracker.plays import FAINT_CONF
 from vision.detections import Detections
 
 
 class NothingDetector:
     """Stands in for the ONNX model: sees no card."""
 
-    def __init__(self, model_path=None, *, classifier=None, threads=2):
+    made_with_conf: ClassVar[list[float]] = []
+
+    def __init__(self, model_path=None, *, classifier=None, threads=2, conf=0.25):
         self.model_path = model_path
+        self.made_with_conf.append(conf)
 
     def __call__(self, image):
         return Detections.empty()
@@ -36,6 +41,7 @@ def test_render_game_then_process(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "frames/s" in printed and "plays committed: 0, held for review: 0" in printed
     assert events.read_text() == ""
+    assert NothingDetector.made_with_conf[-1] == FAINT_CONF  # boxes down to faint cards
 
 
 @pytest.mark.parametrize(("argv", "message"), [
