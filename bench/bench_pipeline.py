@@ -9,7 +9,7 @@ does, and compare with the truth:
 - the rules engine fed by the recognised events against the truth: finishing order, counts,
   tribute table;
 - the recognised events are kept next to the game as ``events-model.jsonl`` (or
-  ``events-oracle.jsonl``) for a closer look;
+  ``events-oracle.jsonl``, ``events-operator.jsonl``) for a closer look;
 - speed: frames per second end to end (decoding the 1280×720 video included), and latency:
   the wall time from the arrival of the frame that completes a play's stability window to its
   event (``PipelineStats.latencies``), plus how late in video time each play was committed after
@@ -19,6 +19,11 @@ Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [
 
 ``--oracle`` replaces the detector by the renderer's exact boxes: it measures the tracker and
 the pipeline alone. With the ONNX model it measures everything, detector included.
+
+``--operator`` adds the operator of a live table: every play held for review is looked at as it
+comes; a wrong one is corrected at once (the rules then go on from the right game), a right one
+is let in. The figures are then those of the corrected log (its held plays are those let in
+as they were), and the corrections are counted: what a referee would have had to fix by hand.
 Set the CPU count with ``taskset -c 0,1`` to reproduce the two-core figures.
 """
 
@@ -96,22 +101,36 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         per_zone = not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
+    true_plays = iter([e for e in truth if e["type"] == "play"])
+    corrections = 0
 
     def on_event(event: dict[str, Any]) -> None:
+        nonlocal corrections
+        if event["type"] == "play" and args.operator:
+            # The pipeline neither misses nor invents plays here, so plays pair up in order.
+            true_play = next(true_plays, None)
+            if event.get("review") and true_play is not None and (
+                    (true_play["seat"], rules.parse_cards(true_play["cards"]))
+                    != (event["seat"], rules.parse_cards(event["cards"]))):
+                corrections += 1
+                event = {**event, "seat": true_play["seat"], "cards": true_play["cards"],
+                         "source": "operator", "review": False}
         events.append(event)
         match.apply(event, line=len(events))
 
     stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
                      faint_conf=args.faint_conf).run(on_event)
-    name = "events-oracle.jsonl" if args.oracle else "events-model.jsonl"
+    name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
+            else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
     score = score_plays(truth, events)
     same_game = game_state(truth, args.ruleset) == game_state(events, args.ruleset)
     true_still = [e["t"] for e in truth if e["type"] == "play"]
     seen_at = [e["t"] for e in events if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
-    return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag}
+    return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
+            "corrections": corrections}
 
 
 def main() -> int:
@@ -138,6 +157,8 @@ def main() -> int:
     parser.add_argument("--ruleset", default="qingdao")
     parser.add_argument("--window", type=float, default=0.5)
     parser.add_argument("--max-plays", type=int, default=None, help="short clips of N plays")
+    parser.add_argument("--operator", action="store_true",
+                        help="an operator corrects each wrong play held for review at once")
     args = parser.parse_args()
     results = [bench_one(seed, args) for seed in args.seeds]
     exact = sum(r["score"].exact for r in results)
@@ -145,7 +166,8 @@ def main() -> int:
     for r in results:
         s = r["stats"]
         lat = sorted(s.latencies)
-        print(f"seed {r['seed']}: {r['score'].summary()}; same finish/counts/tribute: "
+        operator = f"; operator corrections {r['corrections']}" if args.operator else ""
+        print(f"seed {r['seed']}: {r['score'].summary()}{operator}; same finish/counts/tribute: "
               f"{r['same_game']}; {s.frames} frames at {s.fps:.1f} frames/s, "
               f"{s.detector_calls} detector runs in {s.detector_seconds:.1f} s; event latency median "
               f"{1000 * statistics.median(lat) if lat else 0:.1f} ms, 95th percentile "
@@ -159,7 +181,9 @@ def main() -> int:
           f"phantom {sum(r['score'].phantom for r in results)}, "
           f"held {sum(r['score'].held for r in results)}, "
           f"same game {sum(r['same_game'] for r in results)}/{len(results)}, "
-          f"{frames_total / seconds_total:.1f} frames/s; machine load average "
+          + (f"operator corrections {sum(r['corrections'] for r in results)}, "
+             if args.operator else "")
+          + f"{frames_total / seconds_total:.1f} frames/s; machine load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
