@@ -177,7 +177,9 @@ class Pipeline:
         table: the table layout (its ``image_size`` should match the frames; frames of another
             size are scaled to it).
         detector: ``image -> Detections``; ``None`` loads the shipped ONNX model
-            (:class:`vision.detector.Detector`). It should report boxes down to the segmenter's
+            (:class:`vision.detector.Detector`); one of dynamic input size is fitted to the
+            largest view it will see (:meth:`~vision.detector.Detector.fit_input`), so every
+            crop keeps its native scale. It should report boxes down to the segmenter's
             ``faint_conf`` (:data:`tracker.plays.FAINT_CONF`), so that the rules can take
             faint cards into a play they refuse without them; boxes below ``min_conf`` never
             count on their own.
@@ -218,6 +220,7 @@ class Pipeline:
             from vision.detector import Detector
             detector = Detector(conf=self.segmenter.faint_conf)
         self.detector = detector
+        self._fit_detector()
         self.stats = PipelineStats()
         self._next_table: TableLayout | None = None
 
@@ -232,6 +235,18 @@ class Pipeline:
                              f"images, the running one for "
                              f"{self.table.image_size[0]}x{self.table.image_size[1]}")
         self._next_table = table
+
+    def _fit_detector(self) -> None:
+        """Let a detector of dynamic input size (an ONNX :class:`~vision.detector.Detector`)
+        see every view whole at native scale, the scale its cards were learnt at: the largest
+        seat-zone crop, or the whole frame."""
+        if not getattr(self.detector, "dynamic", False):
+            return
+        if self.per_zone:
+            width, height = (max(sides) for sides in zip(*self.zones.crop_sizes))
+        else:
+            width, height = self.table.image_size
+        self.detector.fit_input(width, height)  # type: ignore[attr-defined]
 
     def _frames(self) -> Iterable[Frame]:
         source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source
@@ -294,6 +309,7 @@ class Pipeline:
             if self._next_table is not None:
                 self.table, self._next_table = self._next_table, None
                 self.zones = self.segmenter.zones = SeatZones(self.table)
+                self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
             arrived = time.perf_counter()

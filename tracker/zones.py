@@ -141,6 +141,11 @@ class SeatZones:
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
         return matrix.astype(np.float64), (width, height)
 
+    @property
+    def crop_sizes(self) -> tuple[tuple[int, int], ...]:
+        """``(width, height)`` of each seat's crop (:meth:`warp`), in seat order."""
+        return tuple(size for _, size in self._warps)
+
     def crop_quad(self, seat: int) -> NDArray[np.float32]:
         """The image quad ``(4, 2)`` that :meth:`warp` turns into ``seat``'s crop (top-left,
         top-right, bottom-right, bottom-left of the crop)."""

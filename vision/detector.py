@@ -461,6 +461,29 @@ class Detector:
             raise ModelError(f"{path.name}: expected a detector output of shape (1, 4 + nc, N) "
                              f"or (1, N, 6), got {tuple(outputs[0].shape)}")
 
+    @property
+    def dynamic(self) -> bool:
+        """Whether the model takes inputs of any size (multiples of its stride)."""
+        return self._dynamic
+
+    def fit_input(self, width: int, height: int) -> None:
+        """Let a dynamic model see images up to ``width`` × ``height`` at their own scale.
+
+        Images larger than the input are shrunk to it, and cards shrunk below the scale the
+        model learnt them at are found less surely: a caller that knows the size of what it
+        will detect (the pipeline: its seat-zone crops) widens the input to it. The input
+        becomes a square of the larger side rounded up to the stride; each image is still
+        padded only to its own size rounded up to the stride.
+
+        Raises:
+            ModelError: the model has a fixed input size.
+        """
+        if not self._dynamic:
+            raise ModelError(f"{self.model_path.name} has a fixed input of {self.input_size}: "
+                             "export the model with dynamic=True to fit other sizes")
+        side = -(-max(width, height) // self._stride) * self._stride
+        self.input_size = (side, side)
+
     def __repr__(self) -> str:
         cascade = f", classifier={str(self.classifier.model_path)!r}" if self.classifier else ""
         return (f"Detector({str(self.model_path)!r}{cascade}, threads={self.threads}, "

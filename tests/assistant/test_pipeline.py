@@ -146,6 +146,37 @@ def test_the_rules_may_take_in_a_second_reading_when_the_play_needs_one_more_car
     assert max(shown) == 1  # the live view shows the cards that count
 
 
+class FittingDetector(CountingDetector):
+    """A detector of dynamic input size, noting the size it is fitted to."""
+
+    dynamic = True
+
+    def __init__(self):
+        super().__init__()
+        self.fitted = []
+
+    def fit_input(self, width, height):
+        self.fitted.append((width, height))
+
+
+def largest_view(layout, per_zone):
+    crops = SeatZones(layout).crop_sizes
+    return (max(w for w, _ in crops), max(h for _, h in crops)) if per_zone else (1280, 720)
+
+
+@pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
+def test_a_dynamic_detector_is_fitted_to_the_largest_view_it_will_see(per_zone):
+    detector = FittingDetector()
+    pipeline = Pipeline(film([(0.3, [])]), LAYOUT, detector, per_zone=per_zone)
+    assert detector.fitted == [largest_view(LAYOUT, per_zone)]
+    # Recalibrated zones refit it before the next frame.
+    wider = TableLayout.default([(240, 20), (1040, 20), (1040, 700), (240, 700)], (1280, 720))
+    pipeline.set_table(wider)
+    pipeline.run(lambda event: None)
+    assert detector.fitted[-1] == largest_view(wider, per_zone)
+    assert detector.fitted[-1] > detector.fitted[0] or not per_zone
+
+
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():
     frames = film([(3.0, [])])
     seen = []

@@ -293,6 +293,26 @@ def test_fixed_model_refuses_another_imgsz(constant_model):
         Detector(constant_model(RAW_SCENE), imgsz=320)
 
 
+def test_a_fitted_dynamic_model_sees_larger_images_at_their_own_scale(constant_model):
+    path = constant_model(RAW_SCENE, input_shape=("batch", 3, "height", "width"),
+                          metadata={"stride": "32", "imgsz": "[640, 640]"})
+    detector = Detector(path)
+    assert detector.dynamic
+    detector.fit_input(950, 470)
+    assert detector.input_size == (960, 960)
+    blob, transform = detector.preprocess(WIDE_IMAGE)
+    assert blob.shape == (1, 3, 480, 960) and transform.scale == 1.0
+    # Not shrunk: the input box (80, 230, 120, 290) is the image box.
+    assert np.allclose(detector(WIDE_IMAGE).xyxy[0], [80, 230, 120, 290])
+
+
+def test_a_fixed_model_cannot_be_fitted(constant_model):
+    detector = Detector(constant_model(RAW_SCENE))
+    assert not detector.dynamic
+    with pytest.raises(ModelError, match="fixed input"):
+        detector.fit_input(960, 480)
+
+
 def test_class_names_in_the_metadata_are_mapped_to_ours(constant_model):
     # An export whose classes are in reverse order, spelling ten "10".
     names = {i: ("10" if name == "T" else name) for i, name in enumerate(reversed(CLASS_NAMES))}
