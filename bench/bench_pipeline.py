@@ -21,9 +21,11 @@ Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [
 the pipeline alone. With the ONNX model it measures everything, detector included.
 
 ``--operator`` adds the operator of a live table: every play held for review is looked at as it
-comes; a wrong one is corrected at once (the rules then go on from the right game), a right one
-is let in. The figures are then those of the corrected log (its held plays are those let in
-as they were), and the corrections are counted: what a referee would have had to fix by hand.
+comes; a wrong one is corrected at once (the rules then go on from the right game), one that
+nobody made is withdrawn, a right one is let in. The figures are then those of the corrected
+log (its held plays are those let in as they were), and the corrections are counted: what a
+referee would have had to fix by hand.
+
 Set the CPU count with ``taskset -c 0,1`` to reproduce the two-core figures.
 """
 
@@ -71,6 +73,37 @@ class NoisyTruth(TruthDetector):
         return Detections(xyxy=kept.xyxy, confidence=confidence, class_id=classes)
 
 
+class Operator:
+    """The operator of a live table, who knows what was played: looks at each play held for
+    review as it comes, corrects a wrong one, withdraws one nobody made, lets a right one in.
+
+    A committed play stands for the earliest true play not yet accounted for whose cards came
+    to rest at most ``lag`` seconds before it was committed; there is none for a phantom play.
+    """
+
+    def __init__(self, truth: list[dict[str, Any]], *, lag: float = 2.0) -> None:
+        self.pending = [e for e in truth if e["type"] == "play"]
+        self.lag = lag
+        self.corrections = 0
+
+    def review(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The play as it goes into the game; ``None`` when the operator withdraws it."""
+        made = [i for i, play in enumerate(self.pending)
+                if event["t"] - self.lag <= play["t"] <= event["t"]]
+        true_play = self.pending.pop(made[0]) if made else None
+        if not event.get("review"):
+            return event
+        if true_play is None:
+            self.corrections += 1
+            return None
+        if ((true_play["seat"], rules.parse_cards(true_play["cards"]))
+                == (event["seat"], rules.parse_cards(event["cards"]))):
+            return event
+        self.corrections += 1
+        return {**event, "seat": true_play["seat"], "cards": true_play["cards"],
+                "source": "operator", "review": False}
+
+
 def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
     state = rules.replay(events, ruleset=ruleset).to_json()
     return {key: state.get(key) for key in ("finish_order", "counts", "tribute")}
@@ -101,20 +134,14 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         per_zone = not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
-    true_plays = iter([e for e in truth if e["type"] == "play"])
-    corrections = 0
+    operator = Operator(truth) if args.operator else None
 
     def on_event(event: dict[str, Any]) -> None:
-        nonlocal corrections
-        if event["type"] == "play" and args.operator:
-            # The pipeline neither misses nor invents plays here, so plays pair up in order.
-            true_play = next(true_plays, None)
-            if event.get("review") and true_play is not None and (
-                    (true_play["seat"], rules.parse_cards(true_play["cards"]))
-                    != (event["seat"], rules.parse_cards(event["cards"]))):
-                corrections += 1
-                event = {**event, "seat": true_play["seat"], "cards": true_play["cards"],
-                         "source": "operator", "review": False}
+        if operator is not None and event["type"] == "play":
+            reviewed = operator.review(event)
+            if reviewed is None:
+                return
+            event = reviewed
         events.append(event)
         match.apply(event, line=len(events))
 
@@ -130,7 +157,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     seen_at = [e["t"] for e in events if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
     return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
-            "corrections": corrections}
+            "corrections": operator.corrections if operator else 0}
 
 
 def main() -> int:
