@@ -48,7 +48,7 @@ from tracker.gather import GatherRule
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
-from vision.detections import Detections, box_area, box_intersection
+from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
 __all__ = ["FAINT_CONF", "MIN_CONF", "PlaySegmenter", "Prior", "format_play", "match_boxes"]
 
@@ -328,12 +328,10 @@ class PlaySegmenter:
         ignored = Detections.merge([self._memory, self._leftovers])
         remembered = match_boxes(faint, ignored, iou=self.memory_iou, cover=self.memory_cover,
                                  same_place=self.reread_iou) >= 0
-        inter = box_intersection(faint.xyxy, faint.xyxy)
-        area = box_area(faint.xyxy)
-        inside = inter / np.maximum(area[:, None], 1e-9)
-        overlap = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-9)
         surer = faint.confidence[:, None] < faint.confidence[None, :]
-        again = (surer & ((inside >= self.memory_cover) | (overlap >= self.memory_iou))).any(1)
+        on_it = ((box_inside(faint.xyxy, faint.xyxy) >= self.memory_cover)
+                 | (box_iou(faint.xyxy, faint.xyxy) >= self.memory_iou))
+        again = (surer & on_it).any(axis=1)
         return faint[~(remembered | again)]
 
     def _plays(self, new: Detections) -> list[tuple[int, Detections]]:

@@ -24,7 +24,8 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
-__all__ = ["Detections", "box_area", "box_intersection", "box_iou", "second_readings"]
+__all__ = ["Detections", "box_area", "box_inside", "box_intersection", "box_iou",
+           "second_readings"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -42,6 +43,16 @@ def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
     return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
+def box_inside(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
+               ) -> NDArray[np.floating[Any]]:
+    """Share of each box of ``a`` lying inside each box of ``b``, ``(len(a), len(b))``.
+
+    >>> box_inside(np.array([[0, 0, 10, 10]]), np.array([[5, 0, 20, 20], [0, 0, 40, 40]]))
+    array([[0.5, 1. ]])
+    """
+    return box_intersection(a, b) / np.maximum(box_area(a), 1e-9)[:, None]
 
 
 def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
@@ -146,8 +157,7 @@ def second_readings(found: Detections, *, inside: float, below: float) -> NDArra
     """
     if not len(found):
         return np.zeros(0, bool)
-    share_inside = box_intersection(found.xyxy, found.xyxy) / np.maximum(
-        box_area(found.xyxy), 1e-9)[:, None]
+    share_inside = box_inside(found.xyxy, found.xyxy)
     surer_same_class = ((found.confidence[:, None] < found.confidence[None, :])
                         & (found.class_id[:, None] == found.class_id[None, :]))
     nested = ((share_inside >= inside) & surer_same_class).any(axis=1)
