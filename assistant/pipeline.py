@@ -240,13 +240,14 @@ class Pipeline:
         """Let a detector of dynamic input size (an ONNX :class:`~vision.detector.Detector`)
         see every view whole at native scale, the scale its cards were learnt at: the largest
         seat-zone crop, or the whole frame."""
-        if not getattr(self.detector, "dynamic", False):
+        fit_input = getattr(self.detector, "fit_input", None)
+        if fit_input is None or not getattr(self.detector, "dynamic", False):
             return
         if self.per_zone:
             width, height = (max(sides) for sides in zip(*self.zones.crop_sizes))
         else:
             width, height = self.table.image_size
-        self.detector.fit_input(width, height)  # type: ignore[attr-defined]
+        fit_input(width, height)
 
     def _frames(self) -> Iterable[Frame]:
         source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source

@@ -237,8 +237,9 @@ class PlaySegmenter:
     def counts(self, detections: Detections) -> NDArray[np.bool_]:
         """Which detections count on their own: read at least ``min_conf`` and not marked as a
         second reading (``data["second_reading"]``)."""
-        second = detections.data.get("second_reading", np.zeros(len(detections), bool))
-        return np.asarray((detections.confidence >= self.min_conf) & ~second)
+        sure = detections.confidence >= self.min_conf
+        second = detections.data.get("second_reading")
+        return np.asarray(sure if second is None else sure & ~second)
 
     def face_up(self, detections: Detections, *, faint: bool = False) -> Detections:
         """The face-up detections inside the play area that count (or, with ``faint``, the
