@@ -45,7 +45,7 @@ import numpy as np
 import rules
 from assistant.pipeline import Pipeline
 from tracker.plays import FAINT_CONF, MIN_CONF
-from tracker.score import score_plays
+from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detections import Detections
@@ -96,8 +96,7 @@ class Operator:
         if true_play is None:
             self.corrections += 1
             return None
-        if ((true_play["seat"], rules.parse_cards(true_play["cards"]))
-                == (event["seat"], rules.parse_cards(event["cards"]))):
+        if play_key(true_play) == play_key(event):
             return event
         self.corrections += 1
         return {**event, "seat": true_play["seat"], "cards": true_play["cards"],

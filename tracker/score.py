@@ -26,7 +26,7 @@ from typing import Any
 
 from rules import parse_cards
 
-__all__ = ["PlayScore", "score_plays"]
+__all__ = ["PlayScore", "play_key", "score_plays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +67,20 @@ def _plays(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e.get("type") == "play"]
 
 
+def play_key(event: dict[str, Any]) -> tuple[int, Any]:
+    """What makes two plays the same: the seat and the multiset of cards.
+
+    >>> play_key({"seat": 2, "cards": "2TT5"}) == play_key({"seat": 2, "cards": "5 T T 2"})
+    True
+    """
+    return int(event["seat"]), parse_cards(str(event["cards"]))
+
+
 def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]) -> PlayScore:
     """Compare the plays of a recognised log with the true log (other events are ignored)."""
     true_plays, seen_plays = _plays(truth), _plays(seen)
-    key = [(int(e["seat"]), parse_cards(str(e["cards"]))) for e in true_plays]
-    got = [(int(e["seat"]), parse_cards(str(e["cards"]))) for e in seen_plays]
+    key = [play_key(e) for e in true_plays]
+    got = [play_key(e) for e in seen_plays]
     exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
     matcher = difflib.SequenceMatcher(a=key, b=got, autojunk=False)
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
