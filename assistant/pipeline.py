@@ -37,13 +37,22 @@ from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, second_readings
 
-__all__ = ["DEMO_SEED", "ChangeDetector", "Pipeline", "PipelineStats", "demo_assets"]
+__all__ = ["DEMO_SEED", "NESTED_BELOW", "NESTED_CORNER", "NESTED_INSIDE", "ChangeDetector",
+           "Pipeline", "PipelineStats", "demo_assets"]
 
 Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
 
 DEMO_SEED = 2024
 """Seed of the demo game (:func:`demo_assets`)."""
+NESTED_INSIDE = 0.7
+"""Default share of an unsure box within a surer box of its rank that makes it a second
+reading (:func:`vision.detections.second_readings`)."""
+NESTED_BELOW = 0.35
+"""Default score under which a box nested in a surer one is a second reading."""
+NESTED_CORNER = 0.05
+"""Default tolerance, as a share of card length, for a box sharing a corner with a surer box
+of its rank: then it is a second reading whatever its score."""
 
 
 @dataclass(slots=True)
@@ -190,20 +199,23 @@ class Pipeline:
         window: seconds cards must lie still before they count.
         per_zone: detect on each seat's upright crop (the detector's training view); ``False``
             detects on the whole frame.
-        nested_inside, nested_below: a box read below ``nested_below`` that lies at least
-            ``nested_inside`` inside a surer box of the same rank, in the view the detector
-            saw (a zone's upright crop), is most often that card read twice (a tight fan's card
-            found whole and again in part): it does not count on its own, only as a faint card
-            the rules may need (:func:`vision.detections.second_readings`; ``nested_below=0``:
-            every box counts). Judged in the detector's view, not after mapping to the frame,
-            where a turned zone's boxes swell and nest by themselves.
+        nested_inside, nested_below, nested_corner: a box read below ``nested_below`` that
+            lies at least ``nested_inside`` inside a surer box of the same rank, or one that
+            shares a corner with it (within ``nested_corner`` × the card's length), in the view
+            the detector saw (a zone's upright crop), is most often that card read twice (a
+            tight fan's card found whole and again in part, or as its strip and again as a box
+            reaching over the next card): it does not count on its own, only as a faint card
+            the rules may need (:func:`vision.detections.second_readings`; ``nested_below=0``
+            and ``nested_corner=0``: every box counts). Judged in the detector's view, not after
+            mapping to the frame, where a turned zone's boxes swell and nest by themselves.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
     def __init__(self, source: int | str | Path | Iterable[Frame], table: TableLayout,
                  detector: DetectorFn | None = None, *, match: Any = None,
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
-                 nested_inside: float = 0.7, nested_below: float = 0.35,
+                 nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
+                 nested_corner: float = NESTED_CORNER,
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table
@@ -212,6 +224,7 @@ class Pipeline:
         self.per_zone = per_zone
         self.nested_inside = nested_inside
         self.nested_below = nested_below
+        self.nested_corner = nested_corner
         self.zones = SeatZones(table)
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
@@ -269,7 +282,8 @@ class Pipeline:
     def _read_once(self, image: NDArray[np.uint8]) -> Detections:
         """The detector's boxes, second readings marked (``data["second_reading"]``)."""
         found = self.detector(image)
-        second = second_readings(found, inside=self.nested_inside, below=self.nested_below)
+        second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
+                                 corner=self.nested_corner)
         return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
                           data={**found.data, "second_reading": second})
 

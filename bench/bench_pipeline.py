@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 import rules
-from assistant.pipeline import Pipeline
+from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline
 from tracker.plays import FAINT_CONF, MIN_CONF
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
@@ -146,7 +146,9 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
 
     stats = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
-                     faint_conf=args.faint_conf).run(on_event)
+                     faint_conf=args.faint_conf, nested_inside=args.nested_inside,
+                     nested_below=args.nested_below,
+                     nested_corner=args.nested_corner).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -178,6 +180,16 @@ def main() -> int:
     parser.add_argument("--faint-conf", type=float, default=FAINT_CONF,
                         help="confidence from which the rules may take a faint card into a "
                              f"play (default {FAINT_CONF}; equal to --conf: never)")
+    parser.add_argument("--nested-inside", type=float, default=NESTED_INSIDE,
+                        help="share of an unsure box within a surer box of its rank that makes "
+                             f"it a second reading (default {NESTED_INSIDE})")
+    parser.add_argument("--nested-below", type=float, default=NESTED_BELOW,
+                        help="score under which a box may be a second reading "
+                             f"(default {NESTED_BELOW}; 0: never)")
+    parser.add_argument("--nested-corner", type=float, default=NESTED_CORNER,
+                        help="tolerance, as a share of card length, for a box sharing a corner "
+                             "with a surer box of its rank: a second reading whatever its score "
+                             f"(default {NESTED_CORNER}; 0: never)")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from vision.classes import CLASS_NAMES
 
 __all__ = ["Detections", "box_area", "box_inside", "box_intersection", "box_iou",
-           "second_readings"]
+           "second_readings", "shared_corners"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -139,15 +139,42 @@ class Detections:
         return [CLASS_NAMES[int(c)] for c in self.class_id]
 
 
-def second_readings(found: Detections, *, inside: float, below: float) -> NDArray[np.bool_]:
-    """Which boxes are second readings of one card: scored below ``below`` and lying at least
-    ``inside`` of their area within a surer box of the same class.
+def shared_corners(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]], *, tolerance: float
+                   ) -> NDArray[np.bool_]:
+    """Which boxes of ``a`` share a corner with which boxes of ``b``, ``(len(a), len(b))``: both
+    coordinates of one corner within ``tolerance`` × the longer side of the larger box.
 
-    A tight fan can make the detector find a card twice, once whole and once a part of it;
-    the detector's own suppression keeps both, as their IoU is small. A real under-card whose
-    visible strip lies inside the box of the card above it looks the same, unless it is read
-    surely or differs in rank: telling the two apart takes more than geometry (the play tracker
-    lets such a box count only when the rules need one more card).
+    >>> shared_corners(np.array([[0, 0, 10, 40]]), np.array([[1, 0, 30, 41], [0, 5, 10, 40]]),
+    ...                tolerance=0.05).tolist()
+    [[True, True]]
+    >>> shared_corners(np.array([[0, 0, 10, 40]]), np.array([[5, 5, 30, 30]]),
+    ...                tolerance=0.05).tolist()
+    [[False]]
+    """
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    longer_a = np.maximum(a[:, 2] - a[:, 0], a[:, 3] - a[:, 1])
+    longer_b = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    slack = tolerance * np.maximum(longer_a[:, None], longer_b[None, :])
+    near = np.abs(a[:, None, :] - b[None, :, :]) <= slack[:, :, None]  # per coordinate
+    left, top, right, bottom = (near[..., k] for k in range(4))
+    return np.asarray((left & top) | (right & top) | (right & bottom) | (left & bottom))
+
+
+def second_readings(found: Detections, *, inside: float, below: float, corner: float = 0.0
+                    ) -> NDArray[np.bool_]:
+    """Which boxes are second readings of cards already found: boxes with a surer box of their
+    class (itself no second reading) that they lie at least ``inside`` within, if scored below
+    ``below``, or that they share a corner with, whatever their score (:func:`shared_corners`
+    with tolerance ``corner``; 0: never).
+
+    A tight fan can make the detector find a card twice: once whole and once a part of it,
+    or once as its visible strip and once as a wider box reaching over the card beside it;
+    the detector's own suppression keeps both, as their IoU is small. Both boxes start at the
+    card's own corner (where its index is), while the next card of a fan starts a step further
+    on. A real under-card
+    whose strip lies inside the box of the card above it looks the same as a part, unless it is
+    read surely or differs in rank: telling the two apart takes more than geometry (the play
+    tracker lets such a box count only when the rules need one more card).
 
     >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
     >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),
@@ -155,10 +182,18 @@ def second_readings(found: Detections, *, inside: float, below: float) -> NDArra
     >>> second_readings(found, inside=0.7, below=0.4).tolist()   # the box of 0.3
     [False, True, False]
     """
+    second = np.zeros(len(found), bool)
     if not len(found):
-        return np.zeros(0, bool)
-    share_inside = box_inside(found.xyxy, found.xyxy)
-    surer_same_class = ((found.confidence[:, None] < found.confidence[None, :])
-                        & (found.class_id[:, None] == found.class_id[None, :]))
-    nested = ((share_inside >= inside) & surer_same_class).any(axis=1)
-    return np.asarray(nested & (found.confidence < below))
+        return second
+    same_class = found.class_id[:, None] == found.class_id[None, :]
+    nested = (box_inside(found.xyxy, found.xyxy) >= inside) & (found.confidence < below)[:, None]
+    if corner > 0:
+        nested |= shared_corners(found.xyxy, found.xyxy, tolerance=corner)
+    nested &= same_class
+    # Surest first, and only by boxes that are cards themselves: a wide second reading must
+    # not take the card it reaches over with it.
+    order = np.argsort(-found.confidence, kind="stable")
+    for place, i in enumerate(order):
+        surer = order[:place]
+        second[i] = bool((nested[i, surer] & ~second[surer]).any())
+    return second

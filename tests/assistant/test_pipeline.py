@@ -122,9 +122,12 @@ def test_an_unsure_second_reading_of_a_card_does_not_count(per_zone):
     events = []
     Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone).run(events.append)
     assert [(e["seat"], e["cards"]) for e in events] == [(3, "K")]
-    events = []
-    Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone, nested_below=0).run(events.append)
-    assert [(e["seat"], e["cards"]) for e in events] == [(3, "KK")]
+    for options, cards in (({"nested_below": 0}, "K"),   # the half starts at the card's corner
+                           ({"nested_corner": 0}, "K"),  # the half lies inside the card
+                           ({"nested_below": 0, "nested_corner": 0}, "KK")):
+        events = []
+        Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone, **options).run(events.append)
+        assert [(e["seat"], e["cards"]) for e in events] == [(3, cards)]
 
 
 class PairLedMatch(FakeMatch):

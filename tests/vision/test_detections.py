@@ -45,5 +45,32 @@ def test_only_unsure_boxes_nested_in_a_surer_one_of_their_rank_are_second_readin
     assert second_readings(found, inside=0.7, below=0.4).tolist() == second
 
 
+@pytest.mark.parametrize(
+    ("rows", "second"),
+    [
+        # a ten's strip, and a box from the same corner reaching over the next ten: read
+        # fairly surely, but a second reading
+        ([(0, 0, 30, 110, 0.9, T), (2, 3, 75, 112, 0.6, T), (25, 0, 120, 110, 0.8, T)],
+         [False, True, False]),
+        # the same with a jack next, the wide box read as a jack: it shares the ten's corner,
+        # not the jack's, so it counts (the rules may set it aside)
+        ([(0, 0, 30, 110, 0.9, T), (2, 3, 75, 112, 0.6, J), (25, 0, 120, 110, 0.8, J)],
+         [False, False, False]),
+        # a fan of three, each a step (a fifth of a card) on: no shared corner
+        ([(0, 0, 25, 110, 0.9, T), (22, 0, 47, 110, 0.5, T), (44, 0, 139, 110, 0.8, T)],
+         [False, False, False]),
+        # a wide box spanning two strips is a second reading of the first; the box sharing a
+        # corner with the second strip only is a card (the second strip itself is nested)
+        ([(0, 0, 56, 110, 0.47, T), (21, 0, 66, 110, 0.32, T), (16, 4, 90, 114, 0.29, T),
+          (43, 7, 135, 123, 0.83, T)], [False, True, False, False]),
+    ],
+    ids=["strip-and-wide", "other-rank", "fan-steps", "no-chains"],
+)
+def test_boxes_sharing_a_corner_with_a_surer_card_of_their_rank_are_second_readings(rows,
+                                                                                    second):
+    found = _found(*rows)
+    assert second_readings(found, inside=0.7, below=0.4, corner=0.05).tolist() == second
+
+
 def test_no_detections_hold_no_second_readings():
     assert second_readings(Detections.empty(), inside=0.7, below=0.4).tolist() == []
