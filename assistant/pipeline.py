@@ -200,14 +200,15 @@ class Pipeline:
         per_zone: detect on each seat's upright crop (the detector's training view); ``False``
             detects on the whole frame.
         nested_inside, nested_below, nested_corner: a box read below ``nested_below`` that
-            lies at least ``nested_inside`` inside a surer box of the same rank, or one that
-            shares a corner with it (within ``nested_corner`` × the card's length), in the view
-            the detector saw (a zone's upright crop), is most often that card read twice (a
-            tight fan's card found whole and again in part, or as its strip and again as a box
-            reaching over the next card): it does not count on its own, only as a faint card
-            the rules may need (:func:`vision.detections.second_readings`; ``nested_below=0``
-            and ``nested_corner=0``: every box counts). Judged in the detector's view, not after
-            mapping to the frame, where a turned zone's boxes swell and nest by themselves.
+            lies at least ``nested_inside`` inside a surer box of the same rank, or one of any
+            score that shares a corner with it (within ``nested_corner`` × the card's length),
+            is most often that card read twice (a tight fan's card found whole and again in
+            part, or as its strip and again as a box reaching over the next card): it does not
+            count on its own, only as a faint card the rules may need
+            (:func:`vision.detections.second_readings`, surest first; ``nested_below=0`` and
+            ``nested_corner=0``: every box counts). Judged in the view the detector saw (a
+            zone's upright crop), not after mapping to the frame, where a turned zone's boxes
+            swell and nest by themselves.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
