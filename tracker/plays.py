@@ -17,7 +17,8 @@ The rules may pick between two seats of a border play, and when they refuse a pl
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
-take; that play is still held for review. They never invent or change a card.
+take, or else read one unsure card as the rank the classifier found next likeliest; that play
+is still held for review. They never invent a card, nor give one a rank vision did not see.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -190,6 +191,10 @@ class PlaySegmenter:
             from a play the rules refuse, to find the play they would take (0: never).
         max_take_in: at most this many faint cards are taken into a play the rules refuse
             (0: never).
+        reread: when the rules refuse a play and neither setting aside nor taking in helps,
+            read one unsure card as the classifier's second choice if that makes a play they
+            take (detections carrying ``data["runner_up"]`` and
+            ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -197,7 +202,7 @@ class PlaySegmenter:
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
-                 max_set_aside: int = 2, max_take_in: int = 2) -> None:
+                 max_set_aside: int = 2, max_take_in: int = 2, reread: bool = True) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -212,6 +217,7 @@ class PlaySegmenter:
         self.group_gap = group_gap
         self.max_set_aside = max_set_aside
         self.max_take_in = max_take_in
+        self.reread = reread
         self.reset()
 
     def reset(self) -> None:
@@ -243,14 +249,16 @@ class PlaySegmenter:
 
     def face_up(self, detections: Detections, *, faint: bool = False) -> Detections:
         """The face-up detections inside the play area that count (or, with ``faint``, the
-        faint ones: read at least ``faint_conf`` but not counting), with ``data["seat"]``."""
+        faint ones: read at least ``faint_conf`` but not counting), with ``data["seat"]`` added
+        to what they carry."""
         counts = self.counts(detections)
         chosen = ~counts & (detections.confidence >= self.faint_conf) if faint else counts
         found = detections[chosen & (detections.class_id != BACK_CLASS_ID)]
         seats = self.zones.trigger(found)
         inside = seats >= 0
-        return Detections(xyxy=found.xyxy[inside], confidence=found.confidence[inside],
-                          class_id=found.class_id[inside], data={"seat": seats[inside]})
+        found = found[inside]
+        return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
+                          data={**found.data, "seat": seats[inside]})
 
     def update(self, detections: Detections, t: float, *, moving: bool = False) -> list[Event]:
         """Feed one frame's detections (image pixels) taken at ``t`` seconds.
@@ -375,6 +383,9 @@ class PlaySegmenter:
                 taken = taken_in
                 cards = Detections.merge([cards, taken])
                 objection += f"; took in faint {_described(taken)}"
+            elif (reread := self._read_again(prior, seat, cards)) is not None:
+                cards, change = reread
+                objection += f"; read {change}"
             text = format_play(cards.class_id)
         conf = round(float(cards.confidence.min()), 3)
         if conf < self.review_conf:
@@ -406,6 +417,33 @@ class PlaySegmenter:
                 if prior.objection(seat, format_play(np.concatenate(
                         [cards.class_id, taken.class_id]))) is None:
                     return taken
+        return None
+
+    def _read_again(self, prior: Prior, seat: int, cards: Detections
+                    ) -> tuple[Detections, str] | None:
+        """The play the rules would take once one unsure card is read as the rank the
+        classifier found next likeliest (``data["runner_up"]``, scored at least
+        ``faint_conf``), surest such reading first, and what was read; ``None`` when there is
+        no such play."""
+        runner_up = cards.data.get("runner_up")
+        runner_up_confidence = cards.data.get("runner_up_confidence")
+        if runner_up is None or runner_up_confidence is None or not self.reread:
+            return None
+        for i in np.argsort(-runner_up_confidence, kind="stable"):
+            if (cards.confidence[i] >= self.review_conf
+                    or runner_up_confidence[i] < self.faint_conf):
+                continue
+            class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
+            class_id[i], confidence[i] = runner_up[i], runner_up_confidence[i]
+            if prior.objection(seat, format_play(class_id)) is None:
+                # the first reading becomes the runner-up: the card's two readings swap
+                second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
+                second[i], second_confidence[i] = cards.class_id[i], cards.confidence[i]
+                read = Detections(xyxy=cards.xyxy, confidence=confidence, class_id=class_id,
+                                  data={**cards.data, "runner_up": second,
+                                        "runner_up_confidence": second_confidence})
+                return read, (f"unsure {_described(cards[i])} as "
+                              f"{CLASS_NAMES[int(class_id[i])]} (conf {confidence[i]:.3f})")
         return None
 
     def _set_aside_unsure(self, prior: Prior, seat: int, cards: Detections

@@ -129,16 +129,29 @@ class RankClassifier:
     def __call__(self, image: NDArray[np.uint8], xyxy: NDArray[np.floating[Any]]
                  ) -> tuple[NDArray[np.int_], NDArray[np.float32]]:
         """Class id and its probability for each box of ``image`` (BGR)."""
+        ranks, probabilities = self.choices(image, xyxy, count=1)
+        return ranks[:, 0], probabilities[:, 0]
+
+    def choices(self, image: NDArray[np.uint8], xyxy: NDArray[np.floating[Any]], *,
+                count: int = 2) -> tuple[NDArray[np.int_], NDArray[np.float32]]:
+        """The ``count`` likeliest class ids of each box of ``image`` (BGR), likeliest first,
+        and their probabilities: two ``(n, count)`` arrays."""
         if not len(xyxy):
-            return np.zeros(0, np.int_), np.zeros(0, np.float32)
-        return self.classify(index_crops(image, xyxy))
+            return np.zeros((0, count), np.int_), np.zeros((0, count), np.float32)
+        return self._choices(index_crops(image, xyxy), count)
 
     def classify(self, crops: NDArray[np.uint8]) -> tuple[NDArray[np.int_], NDArray[np.float32]]:
         """Class id and probability of each crop made by :func:`index_crops`."""
+        ranks, probabilities = self._choices(crops, 1)
+        return ranks[:, 0], probabilities[:, 0]
+
+    def _choices(self, crops: NDArray[np.uint8], count: int
+                 ) -> tuple[NDArray[np.int_], NDArray[np.float32]]:
         (logits,) = self._session.run(None, {self._input_name: crops_to_blob(crops)})
         logits = np.asarray(logits, np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         probabilities = np.exp(logits)
         probabilities /= probabilities.sum(axis=1, keepdims=True)
-        best = probabilities.argmax(axis=1)
-        return best.astype(np.int_), probabilities[np.arange(len(best)), best].astype(np.float32)
+        likeliest = np.argsort(-probabilities, axis=1, kind="stable")[:, :count]
+        return (likeliest.astype(np.int_),
+                np.take_along_axis(probabilities, likeliest, axis=1).astype(np.float32))

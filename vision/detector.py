@@ -382,7 +382,9 @@ class Detector:
             scores the ranks itself needs none.
 
     A one-class model finds cards; its :class:`~vision.classifier.RankClassifier` then reads
-    each box, and a box's confidence is the product of both stages' scores.
+    each box, and a box's confidence is the product of both stages' scores. Its boxes carry the
+    classifier's second choice too: ``data["runner_up"]`` (class id) and
+    ``data["runner_up_confidence"]`` (found times read as that).
 
     Raises:
         FileNotFoundError: the model file does not exist.
@@ -497,11 +499,13 @@ class Detector:
                        class_map=self._class_map)
         if self.classifier is None:
             return found
-        ranks, probabilities = self.classifier(image, found.xyxy)
-        confidence = found.confidence * probabilities
-        sure = confidence >= self.conf
-        return Detections(xyxy=found.xyxy[sure], confidence=confidence[sure],
-                          class_id=ranks[sure])
+        ranks, probabilities = self.classifier.choices(image, found.xyxy, count=2)
+        confidence = found.confidence[:, None] * probabilities
+        sure = confidence[:, 0] >= self.conf
+        return Detections(xyxy=found.xyxy[sure], confidence=confidence[sure, 0],
+                          class_id=ranks[sure, 0],
+                          data={"runner_up": ranks[sure, 1],
+                                "runner_up_confidence": confidence[sure, 1]})
 
     def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
         """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""
@@ -529,7 +533,7 @@ class Detector:
             found = self(np.ascontiguousarray(np.rot90(image, turns)))
             parts.append(Detections(
                 xyxy=rotate_boxes_back(found.xyxy, turns, image.shape[:2]),
-                confidence=found.confidence, class_id=found.class_id))
+                confidence=found.confidence, class_id=found.class_id, data=found.data))
         merged = Detections.merge(parts)
         return merged[nms(merged.xyxy, merged.confidence, self.iou)]
 

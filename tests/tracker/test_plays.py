@@ -7,6 +7,7 @@ import pytest
 
 from tests.tracker.tracker_builders import cards, fan, hold
 from tracker.plays import PlaySegmenter
+from vision.classes import class_id
 from vision.detections import Detections
 
 
@@ -266,3 +267,41 @@ def test_a_second_reading_counts_only_as_a_faint_card(zones):
         segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
         assert segmenter.counts(seen).tolist() == [False, True]
         assert plays(hold(segmenter, seen, 0.0, 1.0)) == [(3, committed)]
+
+
+def second_choices(seen, runner_up, runner_up_confidence):
+    """``seen`` with the classifier's second choice of each card, as the detector gives it."""
+    seen.data["runner_up"] = np.array([class_id(rank) for rank in runner_up])
+    seen.data["runner_up_confidence"] = np.array(runner_up_confidence, np.float32)
+    return seen
+
+
+def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones):
+    # An ace misread as a king (0.35; ace the classifier's next guess, 0.3) beside a sure
+    # ace: neither setting the king aside nor a faint card makes a pair the rules take.
+    prior = FakePrior(only={(3, "AA")})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    seen = second_choices(cards(("A", 600, 120, 0.9), ("K", 614, 120, 0.35)),
+                          ["K", "A"], [0.05, 0.3])
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "AA")]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
+    assert "read unsure K (conf 0.350) as A (conf 0.300)" in events[0]["reason"]
+    # The card is remembered as read: it is no new card later.
+    assert hold(segmenter, seen, 1.0, 1.0) == []
+
+
+@pytest.mark.parametrize(("king", "runner_up", "options", "why"), [
+    (0.6, ("A", 0.3), {}, "the king is read surely"),
+    (0.35, ("A", 0.05), {}, "the ace is below faint_conf"),
+    (0.35, ("Q", 0.3), {}, "the rules refuse the second choice too"),
+    (0.35, ("A", 0.3), {"reread": False}, "reading again is off"),
+])
+def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_play(
+        zones, king, runner_up, options, why):
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, "AA")}), **options)
+    seen = second_choices(cards(("A", 600, 120, 0.9), ("K", 614, 120, king)),
+                          ["K", runner_up[0]], [0.05, runner_up[1]])
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, "AK")], why
+    assert events[0]["reason"].endswith("rules: no")

@@ -62,6 +62,27 @@ def test_classifier_reads_each_crop(colour_classifier):
     assert (probabilities > 0.99).all()
 
 
+PURPLE = (255, 0, 255)  # BGR: red and blue alike
+
+
+def ten_else_jack():
+    """Weights reading red as a ten, blue as a jack, and purple as a ten, else a jack."""
+    weights = colour_weights(red=T, blue=J)
+    weights[2, J] = 15.0
+    return weights
+
+
+def test_choices_are_the_likeliest_ranks_first(colour_classifier):
+    classifier = RankClassifier(colour_classifier(ten_else_jack()), threads=1)
+    image = np.full((100, 100, 3), PURPLE, np.uint8)
+    ranks, probabilities = classifier.choices(image, np.array([[20, 10, 60, 90]]), count=2)
+    assert [CLASS_NAMES[c] for c in ranks[0]] == ["T", "J"]
+    # the ten is likelier, the jack all but the rest
+    assert probabilities[0, 0] > 0.9 and probabilities[0, 1] > 0.001
+    assert probabilities[0].sum() == pytest.approx(1.0, abs=1e-4)
+    assert classifier.choices(image, np.zeros((0, 4)), count=3)[0].shape == (0, 3)
+
+
 def test_classifier_of_no_boxes_reads_nothing(colour_classifier):
     classifier = RankClassifier(colour_classifier(colour_weights(red=T, blue=J)))
     ranks, probabilities = classifier(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4)))
@@ -90,6 +111,17 @@ def test_one_class_detector_reads_ranks_with_its_classifier(constant_model, colo
     # a box's score is both stages': the card is found (0.9, 0.5) and read (about 1.0)
     assert np.allclose(found.confidence, [0.9, 0.5], atol=1e-3)
     assert "classifier=" in repr(detector)
+
+
+def test_a_cascade_keeps_the_classifiers_second_choice(constant_model, colour_classifier):
+    boxes = raw_output([(50, 50, 60, 80, 0, 0.8)], num_classes=1)
+    detector = Detector(constant_model(boxes, metadata={"names": "{0: 'card'}"}), conf=0.1,
+                        classifier=colour_classifier(ten_else_jack()))
+    found = detector(np.full((640, 640, 3), PURPLE, np.uint8))
+    assert found.names() == ["T"] and found.data["runner_up"].tolist() == [J]
+    # found at 0.8, and read as a ten or else, less likely, a jack
+    ten, jack = found.confidence[0], found.data["runner_up_confidence"][0]
+    assert 0 < jack < ten and ten + jack == pytest.approx(0.8, abs=1e-4)
 
 
 def test_a_cascade_drops_boxes_whose_combined_score_is_below_conf(constant_model,
