@@ -12,7 +12,9 @@ stability window, then compares that stable picture with what it remembers of th
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
-sure card) and ``review`` (true when a card is unsure or the rules object), with ``reason``.
+sure card) and ``review`` (true when a card is unsure, when the rules object, or when a faint
+card of its rank lies beside a play the rules would take with it as well as without: a lead
+missing a tight fan's strip looks legal), with ``reason``.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
@@ -392,6 +394,8 @@ class PlaySegmenter:
             reasons.append(f"unsure card (conf {conf})")
         if together:
             reasons.append("several plays landed at once")
+        if not objection and len(alike := self._faint_alike(prior, seat, cards, faint)):
+            reasons.append(f"faint {_described(alike)} beside it")
         if objection:
             reasons.append(objection)
         self.last_seat = seat
@@ -401,16 +405,35 @@ class PlaySegmenter:
             event["reason"] = "; ".join(reasons)
         return event, taken
 
+    def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
+        """The faint cards lying with the play in its seat's zone, surest first."""
+        if not len(faint):
+            return []
+        grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
+        beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
+        here = beside & (faint.data["seat"] == seat)
+        return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
+
+    def _faint_alike(self, prior: Prior | None, seat: int, cards: Detections,
+                     faint: Detections) -> Detections:
+        """The faint cards of the play's rank lying with it that the rules would take in it
+        as well as not (a lead's count is free): maybe its cards, a tight fan's strips, that
+        no rule asked for."""
+        def also_taken(i: int) -> bool:
+            with_it = format_play([*cards.class_id, faint.class_id[i]])
+            return prior is None or prior.objection(seat, with_it) is None
+
+        alike = [i for i in self._faint_beside(seat, cards, faint)
+                 if faint.class_id[i] in cards.class_id and also_taken(i)]
+        return faint[np.array(alike, np.int_)]
+
     def _take_in_faint(self, prior: Prior, seat: int, cards: Detections, faint: Detections
                        ) -> Detections | None:
         """The fewest, surest faint cards lying with the play in its seat's zone that make it
         one the rules take; ``None`` when there are none such."""
-        if not len(faint) or self.max_take_in < 1:
+        if self.max_take_in < 1:
             return None
-        grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
-        beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
-        here = beside & (faint.data["seat"] == seat)
-        nearby = [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
+        nearby = self._faint_beside(seat, cards, faint)
         for count in range(1, min(self.max_take_in, len(nearby)) + 1):
             for chosen in itertools.combinations(nearby, count):
                 taken = faint[np.array(chosen)]

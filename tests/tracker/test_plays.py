@@ -239,6 +239,26 @@ def test_faint_cards_that_are_no_card_of_the_play_are_not_taken_in(zones, faint,
     assert events[0]["reason"] == "rules: no"
 
 
+def test_a_faint_card_of_the_plays_rank_beside_it_holds_the_play_for_review(zones):
+    # One sure five led, the strip of a second five beside it read faintly: the rules take a
+    # lead of one card, so only the faint five can tell the operator to look.
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior())
+    events = hold(segmenter, cards(("5", 600, 120, 0.14), ("5", 614, 120, 0.84)), 0.0, 1.0)
+    assert plays(events) == [(3, "5")]
+    assert events[0]["review"] is True and events[0]["reason"] == "faint 5 (conf 0.140) beside it"
+
+
+@pytest.mark.parametrize(("faint", "prior", "why"), [
+    (("Q", 600, 120, 0.14), FakePrior(), "of another rank"),
+    (("5", 614, 300, 0.14), FakePrior(), "far from the play"),
+    (("5", 600, 120, 0.14), FakePrior(only={(3, "5")}), "the rules refuse the play with it"),
+])
+def test_other_faint_cards_do_not_hold_a_play(zones, faint, prior, why):
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    events = hold(segmenter, cards(faint, ("5", 614, 120, 0.84)), 0.0, 1.0)
+    assert plays(events) == [(3, "5")] and events[0]["review"] is False, why
+
+
 def test_faint_cards_of_a_remembered_play_are_not_taken_in_again(zones):
     # Seat 3's pair was made with a faint king. Later in the trick seat 3 lays one more king
     # beside it, which the rules refuse: the remembered faint king is no card of this play.
