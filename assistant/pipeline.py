@@ -208,7 +208,7 @@ class Pipeline:
             (:func:`vision.detections.second_readings`, surest first; ``nested_below=0`` and
             ``nested_corner=0``: every box counts). Judged in the view the detector saw (a
             zone's upright crop), not after mapping to the frame, where a turned zone's boxes
-            swell and nest by themselves.
+            swell and nest by themselves; shared corners only per zone, for the same reason.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -283,8 +283,11 @@ class Pipeline:
     def _read_once(self, image: NDArray[np.uint8]) -> Detections:
         """The detector's boxes, second readings marked (``data["second_reading"]``)."""
         found = self.detector(image)
+        # Corners are only a card's own in an upright view: in the whole frame a turned play's
+        # boxes of distinct cards can share one.
+        corner = self.nested_corner if self.per_zone else 0.0
         second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
-                                 corner=self.nested_corner)
+                                 corner=corner)
         return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
                           data={**found.data, "second_reading": second})
 

@@ -193,9 +193,9 @@ class PlaySegmenter:
             from a play the rules refuse, to find the play they would take (0: never).
         max_take_in: at most this many faint cards are taken into a play the rules refuse
             (0: never).
-        reread: when the rules refuse a play and neither setting aside nor taking in helps,
-            read one unsure card as the classifier's second choice if that makes a play they
-            take (detections carrying ``data["runner_up"]`` and
+        second_choice: when the rules refuse a play and neither setting aside nor taking in
+            helps, read one unsure card as the classifier's second choice if that makes a play
+            they take (detections carrying ``data["runner_up"]`` and
             ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
     """
 
@@ -204,7 +204,8 @@ class PlaySegmenter:
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
-                 max_set_aside: int = 2, max_take_in: int = 2, reread: bool = True) -> None:
+                 max_set_aside: int = 2, max_take_in: int = 2,
+                 second_choice: bool = True) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -219,7 +220,7 @@ class PlaySegmenter:
         self.group_gap = group_gap
         self.max_set_aside = max_set_aside
         self.max_take_in = max_take_in
-        self.reread = reread
+        self.second_choice = second_choice
         self.reset()
 
     def reset(self) -> None:
@@ -385,8 +386,8 @@ class PlaySegmenter:
                 taken = taken_in
                 cards = Detections.merge([cards, taken])
                 objection += f"; took in faint {_described(taken)}"
-            elif (reread := self._read_again(prior, seat, cards)) is not None:
-                cards, change = reread
+            elif (read_again := self._read_again(prior, seat, cards)) is not None:
+                cards, change = read_again
                 objection += f"; read {change}"
             text = format_play(cards.class_id)
         conf = round(float(cards.confidence.min()), 3)
@@ -450,7 +451,7 @@ class PlaySegmenter:
         no such play."""
         runner_up = cards.data.get("runner_up")
         runner_up_confidence = cards.data.get("runner_up_confidence")
-        if runner_up is None or runner_up_confidence is None or not self.reread:
+        if runner_up is None or runner_up_confidence is None or not self.second_choice:
             return None
         for i in np.argsort(-runner_up_confidence, kind="stable"):
             if (cards.confidence[i] >= self.review_conf

@@ -171,10 +171,9 @@ def second_readings(found: Detections, *, inside: float, below: float, corner: f
     or once as its visible strip and once as a wider box reaching over the card beside it;
     the detector's own suppression keeps both, as their IoU is small. Both boxes start at the
     card's own corner (where its index is), while the next card of a fan starts a step further
-    on. A real under-card
-    whose strip lies inside the box of the card above it looks the same as a part, unless it is
-    read surely or differs in rank: telling the two apart takes more than geometry (the play
-    tracker lets such a box count only when the rules need one more card).
+    on. A real under-card whose strip lies inside the box of the card above it looks the same as
+    a part, unless it is read surely or differs in rank: telling the two apart takes more than
+    geometry (the play tracker lets such a box count only when the rules need one more card).
 
     >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
     >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),

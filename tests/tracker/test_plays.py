@@ -315,7 +315,7 @@ def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones):
     (0.6, ("A", 0.3), {}, "the king is read surely"),
     (0.35, ("A", 0.05), {}, "the ace is below faint_conf"),
     (0.35, ("Q", 0.3), {}, "the rules refuse the second choice too"),
-    (0.35, ("A", 0.3), {"reread": False}, "reading again is off"),
+    (0.35, ("A", 0.3), {"second_choice": False}, "second choices are off"),
 ])
 def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_play(
         zones, king, runner_up, options, why):
