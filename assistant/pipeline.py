@@ -286,10 +286,8 @@ class Pipeline:
         # Corners are only a card's own in an upright view: in the whole frame a turned play's
         # boxes of distinct cards can share one.
         corner = self.nested_corner if self.per_zone else 0.0
-        second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
-                                 corner=corner)
-        return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
-                          data={**found.data, "second_reading": second})
+        return found.with_data(second_reading=second_readings(
+            found, inside=self.nested_inside, below=self.nested_below, corner=corner))
 
     def _round_event(self, play: Event) -> Event | None:
         """A ``round`` event when ``play`` is the first of a round the match has not begun."""

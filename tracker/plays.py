@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -259,9 +260,7 @@ class PlaySegmenter:
         found = detections[chosen & (detections.class_id != BACK_CLASS_ID)]
         seats = self.zones.trigger(found)
         inside = seats >= 0
-        found = found[inside]
-        return Detections(xyxy=found.xyxy, confidence=found.confidence, class_id=found.class_id,
-                          data={**found.data, "seat": seats[inside]})
+        return found[inside].with_data(seat=seats[inside])
 
     def update(self, detections: Detections, t: float, *, moving: bool = False) -> list[Event]:
         """Feed one frame's detections (image pixels) taken at ``t`` seconds.
@@ -305,11 +304,9 @@ class PlaySegmenter:
         else:
             # What is seen of a remembered card replaces its old box: a card later laid on
             # top of it is then told apart by place, not confused with the covered one.
-            memory = self._memory
-            xyxy = memory.xyxy.copy()
+            xyxy = self._memory.xyxy.copy()
             xyxy[known[seen_before]] = current.xyxy[seen_before]
-            self._memory = Detections(xyxy=xyxy, confidence=memory.confidence,
-                                      class_id=memory.class_id, data=memory.data)
+            self._memory = replace(self._memory, xyxy=xyxy)
         if len(self._leftovers):
             stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
                                 cover=self.memory_cover, same_place=self.reread_iou) >= 0
@@ -463,9 +460,8 @@ class PlaySegmenter:
                 # the first reading becomes the runner-up: the card's two readings swap
                 second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
                 second[i], second_confidence[i] = cards.class_id[i], cards.confidence[i]
-                read = Detections(xyxy=cards.xyxy, confidence=confidence, class_id=class_id,
-                                  data={**cards.data, "runner_up": second,
-                                        "runner_up_confidence": second_confidence})
+                read = replace(cards, confidence=confidence, class_id=class_id).with_data(
+                    runner_up=second, runner_up_confidence=second_confidence)
                 return read, (f"unsure {_described(cards[i])} as "
                               f"{CLASS_NAMES[int(class_id[i])]} (conf {confidence[i]:.3f})")
         return None

@@ -24,7 +24,7 @@ native camera resolution, so the detector sees cards roughly upright and large, 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -174,20 +174,11 @@ class SeatZones:
             found = detector(crop.image)
             if not len(found):
                 continue
-            mapped = Detections(xyxy=crop.to_image(found.xyxy), confidence=found.confidence,
-                                class_id=found.class_id)
+            mapped = replace(found, xyxy=crop.to_image(found.xyxy))
             owner = self.trigger(mapped)
             keep = owner == seat
-            if not keep.any():
-                continue
-            parts.append(Detections(xyxy=mapped.xyxy[keep], confidence=mapped.confidence[keep],
-                                    class_id=mapped.class_id[keep],
-                                    data={**{k: v[keep] for k, v in found.data.items()},
-                                          "seat": owner[keep]}))
-        return Detections.merge(parts) if parts else _empty_with_seat()
-
-
-def _empty_with_seat() -> Detections:
-    empty = Detections.empty()
-    return Detections(xyxy=empty.xyxy, confidence=empty.confidence, class_id=empty.class_id,
-                      data={"seat": np.zeros(0, np.int_)})
+            if keep.any():
+                parts.append(mapped[keep].with_data(seat=owner[keep]))
+        if not parts:
+            return Detections.empty().with_data(seat=np.zeros(0, np.int_))
+        return Detections.merge(parts)

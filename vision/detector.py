@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -531,9 +531,8 @@ class Detector:
         parts = []
         for turns in range(4):
             found = self(np.ascontiguousarray(np.rot90(image, turns)))
-            parts.append(Detections(
-                xyxy=rotate_boxes_back(found.xyxy, turns, image.shape[:2]),
-                confidence=found.confidence, class_id=found.class_id, data=found.data))
+            parts.append(replace(found, xyxy=rotate_boxes_back(found.xyxy, turns,
+                                                               image.shape[:2])))
         merged = Detections.merge(parts)
         return merged[nms(merged.xyxy, merged.confidence, self.iou)]
 
