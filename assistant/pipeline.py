@@ -317,7 +317,7 @@ class Pipeline:
         should_stop = stop.is_set if isinstance(stop, threading.Event) else stop
         changes = ChangeDetector(self.zones)
         per_seat = [Detections.empty()] * SEAT_COUNT
-        whole = Detections.empty()
+        detections = Detections.empty()  # in force until a zone is detected again
         size = self.table.image_size
         started = time.perf_counter()
         for frame in self._frames():
@@ -329,22 +329,20 @@ class Pipeline:
                 self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
+                detections = Detections.empty()
             arrived = time.perf_counter()
             image = frame.image
             if (image.shape[1], image.shape[0]) != size:
                 image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
             moving, to_detect = changes.update(image)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
-            if seats and self.per_zone:
+            if seats:
                 found = self._detect(image, seats)
-                for seat in seats:
-                    per_seat[seat] = found[found.data["seat"] == seat]
-                detections = Detections.merge(per_seat)
-            elif seats:
-                whole = self._detect(image, seats)
-                detections = whole
-            else:
-                detections = Detections.merge(per_seat) if self.per_zone else whole
+                if self.per_zone:
+                    for seat in seats:
+                        per_seat[seat] = found[found.data["seat"] == seat]
+                    found = Detections.merge(per_seat)
+                detections = found
             events = self.segmenter.update(detections, frame.t, moving=bool(moving.any()))
             for event in events:
                 if event["type"] == "play":
