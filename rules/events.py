@@ -15,7 +15,7 @@ rules.errors.MalformedEventError: unknown event type 'jump'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -23,7 +23,8 @@ from typing import Any
 from rules.cards import canonical_cards
 from rules.errors import MalformedEventError
 
-__all__ = ["Declaration", "Event", "EventType", "RevolutionChoice", "parse_event"]
+__all__ = ["Declaration", "Event", "EventType", "RevolutionChoice", "apply_corrections",
+           "parse_event"]
 
 
 class EventType(StrEnum):
@@ -142,3 +143,36 @@ def parse_event(raw: Mapping[str, Any]) -> Event:
         return Event(etype, _seat(first, "first") if first is not None else None,
                      ruleset=ruleset, counts=counts, source=source)
     return Event(etype, source=source)
+
+
+def apply_corrections(items: Sequence[tuple[int | None, Any]]) -> list[tuple[int | None, Any]]:
+    """Put each correction in the place of the event it fixes.
+
+    ``items`` are ``(line, event)`` pairs in log order. An event carrying ``fixes`` names an
+    earlier event by its ``seq`` (else its line): it takes that event's place (and line), and
+    ``{"type": "void", "fixes": N}`` deletes it. A correction of a correction goes to the same
+    place. One naming no earlier event stays where it stands (and is judged there).
+
+    >>> log = [(1, {"type": "play", "seat": 0, "cards": "55"}),
+    ...        (2, {"type": "play", "seat": 1, "cards": "66"}),
+    ...        (3, {"type": "play", "seat": 0, "cards": "44", "fixes": 1}),
+    ...        (4, {"type": "play", "seat": 0, "cards": "33", "fixes": 3})]
+    >>> [(line, e["cards"]) for line, e in apply_corrections(log)]
+    [(1, '33'), (2, '66')]
+    """
+    if not any(isinstance(ev, Mapping) and "fixes" in ev for _, ev in items):
+        return list(items)
+    place: dict[Any, int] = {}   # an event's seq (else line) -> its place in the log
+    result: list[tuple[int | None, Any] | None] = list(items)
+    for i, (line, ev) in enumerate(items):
+        if not isinstance(ev, Mapping):
+            continue
+        fixes = ev.get("fixes")
+        target = place.get(fixes) if isinstance(fixes, int | str) else None
+        if target is None or result[target] is None:
+            place.setdefault(ev.get("seq", line), i)
+            continue
+        result[target] = None if ev.get("type") == "void" else (items[target][0], ev)
+        result[i] = None
+        place.setdefault(ev.get("seq", line), target)
+    return [item for item in result if item is not None]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import GoujiError, IllegalEventError
-from rules.events import Event, EventType, parse_event
+from rules.events import Event, EventType, apply_corrections, parse_event
 from rules.round import Round, Termination, duitou, federation
 from rules.ruleset import Ruleset, load_ruleset
 from rules.tribute import TributeRow, tribute_rows
@@ -72,7 +72,14 @@ class Match:
 
     def __init__(self, ruleset: str | Ruleset | None = None) -> None:
         self._ruleset_fixed = ruleset is not None
-        self.ruleset = load_ruleset(ruleset)
+        self._ruleset_given = ruleset
+        self._given: list[tuple[int | None, Any]] = []
+        """Every event given to :meth:`apply`, with its line: what a correction replays."""
+        self._reset()
+
+    def _reset(self) -> None:
+        """The state before any event."""
+        self.ruleset = load_ruleset(self._ruleset_given)
         self.rounds: list[Round] = []
         self.errors: list[EventError] = []
         self.scores = [0, 0]
@@ -84,7 +91,7 @@ class Match:
         self.events = 0
         """Number of applied events."""
         self.log: list[dict[str, Any]] = []
-        """The applied events, as given."""
+        """The applied events, as given (a correction in the place of what it fixed)."""
         self.announcements: list[str] = []
         self._next_new_game = True
 
@@ -116,9 +123,13 @@ class Match:
     def apply(self, event: Mapping[str, Any], *, line: int | None = None) -> ApplyResult:
         """Apply one event.
 
+        An event carrying ``fixes`` (the ``seq``, else the line, of an earlier event) is a
+        correction: it takes that event's place, or deletes it (type ``void``), and the match
+        is replayed with it there (:func:`rules.events.apply_corrections`).
+
         Args:
             event: The event object (DESIGN.md event log line).
-            line: Its line in the log, for the error record.
+            line: Its line in the log, for the error record (and for corrections naming it).
 
         Returns:
             Whether it was applied, the error if not, and the announcements.
@@ -126,6 +137,18 @@ class Match:
         Raises:
             GoujiError: The event is malformed (also recorded in :attr:`errors`).
         """
+        given = [*self._given, (line, event)]
+        if isinstance(event, Mapping) and "fixes" in event:
+            corrected = apply_corrections(given)
+            if len(corrected) < len(given):
+                self._given = given
+                self._replay(corrected)
+                error = next((e for e in self.errors if e.event is event), None)
+                return ApplyResult(error is None, error, ())
+        self._given = given
+        return self._apply_one(event, line)
+
+    def _apply_one(self, event: Any, line: int | None) -> ApplyResult:
         try:
             checked = parse_event(event)
         except GoujiError as exc:
@@ -141,6 +164,19 @@ class Match:
         self.log.append(dict(event))
         self.announcements = announcements
         return ApplyResult(True, None, tuple(announcements))
+
+    def _replay(self, items: list[tuple[int | None, Any]]) -> None:
+        """Start again from nothing and apply ``items`` (corrections already in place); errors
+        recorded for lines that were never events (:func:`rules.record.replay`) are kept."""
+        given = {id(event) for _, event in self._given}
+        foreign = [error for error in self.errors if id(error.event) not in given]
+        self._reset()
+        for line, event in items:
+            try:
+                self._apply_one(event, line)
+            except GoujiError:
+                pass   # malformed: recorded again
+        self.errors = sorted([*self.errors, *foreign], key=lambda e: (e.line is None, e.line or 0))
 
     def undo(self) -> Match:
         """A new match replayed from the applied events without the last one.

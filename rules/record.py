@@ -65,25 +65,6 @@ def dumps(events: Iterable[Mapping[str, Any]]) -> str:
                    for e in events)
 
 
-def _apply_fixes(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
-    """Put each correction in the place of the event it fixes."""
-    if not any(isinstance(ev, Mapping) and "fixes" in ev for _, ev in items):
-        return items
-    index: dict[Any, int] = {}
-    for i, (line, ev) in enumerate(items):
-        if isinstance(ev, Mapping):
-            index.setdefault(ev.get("seq", line), i)
-    result: list[tuple[int, Any] | None] = list(items)
-    for i, (line, ev) in enumerate(items):
-        if isinstance(ev, Mapping) and "fixes" in ev:
-            target = index.get(ev["fixes"])
-            if target is None or target >= i:
-                continue   # replayed where it stands and reported if illegal
-            result[target] = None if ev.get("type") == "void" else (items[target][0], ev)
-            result[i] = None
-    return [item for item in result if item is not None]
-
-
 def replay(events: str | Iterable[Mapping[str, Any]], ruleset: str | Ruleset | None = None
            ) -> Match:
     """Replay a whole event log into a :class:`Match`.
@@ -97,7 +78,7 @@ def replay(events: str | Iterable[Mapping[str, Any]], ruleset: str | Ruleset | N
     """
     items = loads(events) if isinstance(events, str) else list(enumerate(events, start=1))
     match = Match(ruleset)
-    for line, event in _apply_fixes(items):
+    for line, event in items:
         if isinstance(event, _BadLine):
             match.handle_error(EventError(line, {"raw": event.text}, event.reason))
             continue

@@ -69,6 +69,40 @@ def test_a_void_correction_deletes_the_event():
     assert replay(events).to_json()["counts"]["0"] == 36
 
 
+def test_a_match_takes_a_correction_as_it_comes_as_a_replay_would():
+    events = [
+        {"type": "round", "first": 0, "seq": 1},
+        {"type": "play", "seat": 0, "cards": "555", "seq": 2},     # truly 55
+        {"type": "play", "seat": 1, "cards": "66", "seq": 3},      # refused: 2 cards against 3
+        {"type": "play", "seat": 0, "cards": "55", "fixes": 2, "seq": 4},
+        {"type": "play", "seat": 2, "cards": "99", "seq": 5},
+    ]
+    m = Match()
+    results = [m.apply(e, line=n) for n, e in enumerate(events, start=1)]
+    assert not results[2].applied and results[3].applied and results[4].applied
+    # 66 is judged again after the 55 that now stands before it, and taken.
+    assert m.errors == []
+    assert [p["cards"] for p in m.to_json()["trick"]["plays"]] == ["55", "66", "99"]
+    assert m.to_json()["counts"] == replay(events).to_json()["counts"]
+    assert m.to_json()["counts"]["0"] == 34
+
+
+def test_a_correction_of_a_correction_and_unreadable_lines_survive_the_replay():
+    log = "\n".join([
+        '{"type":"round","first":0}',
+        '{"type":"play","seat":0,"cards":"555"}',
+        "not json",
+        '{"type":"play","seat":0,"cards":"55","fixes":2}',
+        '{"type":"play","seat":0,"cards":"5","fixes":4}',
+        '{"type":"play","seat":3,"cards":"77","fixes":99}',   # names nothing: judged where it is
+    ])
+    m = replay(log)
+    assert m.to_json()["counts"]["0"] == 35
+    assert [(e.line, e.reason.split(":")[0]) for e in m.errors] == [
+        (3, "not JSON"), (6, "77 does not beat 5")]
+    assert m.log[1]["cards"] == "5"
+
+
 def test_dumps_loads_round_trip():
     events = [{"type": "play", "seat": 1, "cards": "BJ 55", "t": 1.5}]
     assert [e for _, e in loads(dumps(events))] == events
