@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from assistant.live import LiveGame
 from assistant.schemas import EventIn
+from assistant.store import StoredEvent
 from assistant.video import FrameHub
 
 __all__ = ["Feeder", "pipeline_feeder", "script_feeder"]
@@ -51,8 +52,9 @@ class Feeder:
         self._thread.join(timeout)
 
 
-def submit_checked(live: LiveGame, event: dict[str, Any]) -> None:
-    """Validate ``event`` like the API does; a bad one is logged and dropped.
+def submit_checked(live: LiveGame, event: dict[str, Any]) -> StoredEvent | None:
+    """Validate ``event`` like the API does and store it; a bad one is logged and dropped
+    (``None``).
 
     Keys the log does not know are dropped (and logged) rather than the whole event: losing a
     play the camera saw is worse than losing a detail of it.
@@ -62,9 +64,10 @@ def submit_checked(live: LiveGame, event: dict[str, Any]) -> None:
         log.warning("ignoring unknown keys %s of %s", sorted(unknown), event)
         event = {k: v for k, v in event.items() if k not in unknown}
     try:
-        live.submit(EventIn.model_validate(event).to_event())
+        return live.submit(EventIn.model_validate(event).to_event())[0]
     except (ValidationError, ValueError, LookupError) as exc:
         log.warning("dropped event %s: %s", event, exc)
+        return None
 
 
 def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: float) -> Feeder:
@@ -139,8 +142,23 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         if ok:
             hub.publish(jpeg.tobytes())
 
+    stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
+
+    def on_event(event: dict[str, Any]) -> None:
+        # The game numbers what it stores: a correction must name the original by that number.
+        event = dict(event)
+        seq = event.pop("seq", None)
+        if "fixes" in event:
+            if event["fixes"] not in stored_as:
+                log.warning("dropped correction %s: its play was not stored", event)
+                return
+            event["fixes"] = stored_as[event["fixes"]]
+        stored = submit_checked(live, event)
+        if stored is not None and seq is not None:
+            stored_as[seq] = stored.seq
+
     def run(stop: threading.Event) -> None:
-        pipeline.run(lambda event: submit_checked(live, event), on_frame=on_frame, stop=stop)
+        pipeline.run(on_event, on_frame=on_frame, stop=stop)
 
     return Feeder("pipeline", run, stop)
 

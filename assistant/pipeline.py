@@ -67,12 +67,16 @@ class PipelineStats:
     """Detector runs (one per zone crop, or per frame without zones)."""
     detector_seconds: float = 0.0
     """Wall-clock seconds spent in those runs."""
+    events: int = 0
+    """Events handed over (each one's ``seq``)."""
     plays: int = 0
     """Plays committed."""
     held: int = 0
     """Plays among them held for operator review."""
     collects: int = 0
     """Gathered tricks."""
+    corrections: int = 0
+    """Earlier plays corrected (``fixes``) as their trick went on; not counted in ``plays``."""
     latencies: list[float] = field(default_factory=list)
     """Seconds from the arrival of the frame that completed a play's stability window to its
     event being handed over, one per event."""
@@ -306,7 +310,9 @@ class Pipeline:
 
         Args:
             on_event: called with each event dict, in order (``round`` when inferred, ``play``,
-                ``collect``).
+                ``collect``), each numbered by ``seq`` from 1 (its line in a written log); a
+                correction of an earlier play is a ``play`` carrying ``fixes``, that play's
+                ``seq`` (the caller's :class:`rules.Match` takes it as it comes).
             on_frame: called with each frame and the detections in force for it (those that
                 count: faint ones left out).
             stop: a callable or a :class:`threading.Event`; checked before every frame.
@@ -315,6 +321,19 @@ class Pipeline:
             The run's :class:`PipelineStats` (also kept in :attr:`stats`).
         """
         should_stop = stop.is_set if isinstance(stop, threading.Event) else stop
+        seq_of: dict[int, int] = {}  # the segmenter's seq -> this run's
+
+        def emit(event: Event) -> None:
+            """Number ``event`` in this run's order (its line in a written log), and point a
+            correction at the number its original got."""
+            if "fixes" in event:
+                event["fixes"] = seq_of[event["fixes"]]
+            if "seq" in event:
+                seq_of[event["seq"]] = self.stats.events + 1
+            self.stats.events += 1
+            event["seq"] = self.stats.events
+            on_event(event)
+
         changes = ChangeDetector(self.zones)
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
@@ -343,17 +362,18 @@ class Pipeline:
                         per_seat[seat] = found[found.data["seat"] == seat]
                     found = Detections.merge(per_seat)
                 detections = found
-            events = self.segmenter.update(detections, frame.t, moving=bool(moving.any()))
-            for event in events:
-                if event["type"] == "play":
+            for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any())):
+                if event["type"] == "play" and "fixes" in event:
+                    self.stats.corrections += 1
+                elif event["type"] == "play":
                     opening = self._round_event(event)
                     if opening is not None:
-                        on_event(opening)
+                        emit(opening)
                     self.stats.plays += 1
                     self.stats.held += bool(event.get("review"))
                 elif event["type"] == "collect":
                     self.stats.collects += 1
-                on_event(event)
+                emit(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
                 on_frame(frame, detections[self.segmenter.counts(detections)])

@@ -85,12 +85,16 @@ class Operator:
         self.pending = [e for e in truth if e["type"] == "play"]
         self.lag = lag
         self.corrections = 0
+        self.stood_for: dict[int, dict[str, Any] | None] = {}  # seq -> the true play, if any
 
     def review(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The play as it goes into the game; ``None`` when the operator withdraws it."""
+        if "fixes" in event:
+            return self.review_correction(event)
         made = [i for i, play in enumerate(self.pending)
                 if event["t"] - self.lag <= play["t"] <= event["t"]]
         true_play = self.pending.pop(made[0]) if made else None
+        self.stood_for[event["seq"]] = true_play
         if not event.get("review"):
             return event
         if true_play is None:
@@ -101,6 +105,15 @@ class Operator:
         self.corrections += 1
         return {**event, "seat": true_play["seat"], "cards": true_play["cards"],
                 "source": "operator", "review": False}
+
+    def review_correction(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The pipeline correcting one of its earlier plays: let in when right, else undone
+        (a correction for the operator: the play stays as the operator left it)."""
+        true_play = self.stood_for.get(event["fixes"])
+        if true_play is not None and play_key(true_play) == play_key(event):
+            return event
+        self.corrections += 1
+        return None
 
 
 def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:

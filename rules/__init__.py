@@ -56,7 +56,14 @@ from rules.errors import (
     MalformedEventError,
     UnknownRulesetError,
 )
-from rules.events import Declaration, Event, EventType, RevolutionChoice, parse_event
+from rules.events import (
+    Declaration,
+    Event,
+    EventType,
+    RevolutionChoice,
+    apply_corrections,
+    parse_event,
+)
 from rules.match import ApplyResult, EventError, Match
 from rules.plays import Classification, Play, beats, classify, is_gouji, opens
 from rules.record import dumps, loads, replay, undo
@@ -102,6 +109,7 @@ __all__ = [
     "TributeKind",
     "TributeRow",
     "UnknownRulesetError",
+    "apply_corrections",
     "beats",
     "classify",
     "duitou",

@@ -22,6 +22,13 @@ count on their own: the narrow strip of a tight fan's bottom card) if those make
 take, or else read one unsure card as the rank the classifier found next likeliest; that play
 is still held for review. They never invent a card, nor give one a rank vision did not see.
 
+The plays of a trick are evidence about each other: an answer must have the lead's count. When
+the rules refuse an answer as read, and one earlier play of the trick read in one of those
+other ways (the others as read) makes the whole trick one they take, more cheaply than mending
+the answer, the segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every
+event carries (a lead read with a tight fan's strip too many is mended by the plays answering
+it, instead of each answer losing a card). Corrections are held for review too.
+
 >>> import numpy as np
 >>> from vision.detections import Detections
 >>> from tracker.table import TableLayout
@@ -32,16 +39,16 @@ is still held for review. They never invent a card, nor give one a rank vision d
 ...                    confidence=np.array([0.9, 0.8], np.float32), class_id=np.array([2, 2]))
 >>> segmenter = PlaySegmenter(zones, window=0.5)
 >>> [segmenter.update(fives, t / 10) for t in range(6)][-1]
-[{'type': 'play', 'seat': 0, 'cards': '55', 't': 0.5, 'source': 'vision', 'conf': 0.8, 'review': False}]
+[{'type': 'play', 'seat': 0, 'cards': '55', 't': 0.5, 'source': 'vision', 'conf': 0.8, 'review': False, 'seq': 1}]
 >>> [segmenter.update(Detections.empty(), 1 + t / 10) for t in range(6)][-1]
-[{'type': 'collect', 't': 1.5, 'source': 'vision', 'conf': 1.0}]
+[{'type': 'collect', 't': 1.5, 'source': 'vision', 'conf': 1.0, 'seq': 2}]
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -73,6 +80,17 @@ class Prior(Protocol):
 
     def objection(self, seat: int, cards: str) -> str | None:
         """Why the rules would refuse ``cards`` from ``seat`` now, or ``None``."""
+
+    def leads(self) -> bool:
+        """Whether the next play leads a new trick."""
+
+    def checkpoint(self) -> Any:
+        """The rules' state now, to judge later other versions of the plays that follow
+        (``None``: the prior cannot)."""
+
+    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str]]) -> str | None:
+        """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
+        one after another, or ``None``."""
 
 
 def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
@@ -231,6 +249,9 @@ class PlaySegmenter:
         self._settled = False
         self._memory = Detections.empty()      # face-up cards of the current trick
         self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
+        self._trick: list[_TrickPlay] = []       # the plays of the current trick
+        self._trick_start: Any = None            # the rules' checkpoint before its lead
+        self._made = 0                           # events made: the last one's seq
         self.last_seat: int | None = None
         """Seat of the last committed play."""
 
@@ -295,9 +316,11 @@ class PlaySegmenter:
         seen_before = known >= 0
         still_visible = int(seen_before.sum())
         if self.gather.gathered(remembered=len(self._memory), still_visible=still_visible):
-            events.append({"type": "collect", "t": round(t, 3), "source": "vision",
-                           "conf": self.gather.confidence(remembered=len(self._memory),
-                                                          still_visible=still_visible)})
+            events.append(self._numbered({
+                "type": "collect", "t": round(t, 3), "source": "vision",
+                "conf": self.gather.confidence(remembered=len(self._memory),
+                                               still_visible=still_visible)}))
+            self._trick, self._trick_start = [], None
             self._leftovers = current[seen_before]
             self._memory = Detections.empty()
             seen_before = np.zeros(len(current), bool)
@@ -318,9 +341,9 @@ class PlaySegmenter:
             faint = self._faint_candidates(faint)
             taken = []
             for seat, members in plays:
-                event, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
-                                                   faint=faint)
-                events.append(event)
+                made, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
+                                                  faint=faint)
+                events += made
                 taken.append(taken_in)
             self._memory = Detections.merge([self._memory, new, *taken])
         return events
@@ -369,39 +392,140 @@ class PlaySegmenter:
         return seat
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
-                    faint: Detections) -> tuple[Event, Detections]:
-        """The event of one play, and the faint cards taken into it."""
-        reasons = []
-        prior, text = self.prior, format_play(cards.class_id)
+                    faint: Detections) -> tuple[list[Event], Detections]:
+        """The events of one play (corrections of earlier plays of its trick first), and the
+        faint cards taken into plays."""
+        prior = self.prior
+        nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
+        if prior is not None and prior.leads():
+            self._trick, self._trick_start = [], prior.checkpoint()
+        as_read = reading = _Reading(cards)
+        text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
-        taken = Detections.empty()
+        events: list[Event] = []
         if prior is not None and objection:
-            if (accepted := self._set_aside_unsure(prior, seat, cards)) is not None:
-                cards, aside = accepted
-                objection += f"; set aside unsure {_described(aside)}"
-            elif (taken_in := self._take_in_faint(prior, seat, cards, faint)) is not None:
-                taken = taken_in
-                cards = Detections.merge([cards, taken])
-                objection += f"; took in faint {_described(taken)}"
-            elif (read_again := self._read_again(prior, seat, cards)) is not None:
-                cards, change = read_again
-                objection += f"; read {change}"
-            text = format_play(cards.class_id)
+            repair = next((r for r in self._readings(cards, nearby)
+                           if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
+            revision = self._revision(prior, seat, text, than=sum(
+                p.reading.cost for p in self._trick) + (repair.cost if repair else np.inf))
+            if revision is not None:
+                events = self._revise(*revision, after=f"seat {seat} answered {text}")
+                objection = None
+            elif repair is not None:
+                reading = repair
+                objection += f"; {repair.change}"
+        cards = reading.cards
+        reasons = []
         conf = round(float(cards.confidence.min()), 3)
         if conf < self.review_conf:
             reasons.append(f"unsure card (conf {conf})")
         if together:
             reasons.append("several plays landed at once")
-        if not objection and len(alike := self._faint_alike(prior, seat, cards, faint)):
+        if not objection and len(alike := self._faint_alike(prior, seat, cards, nearby)):
             reasons.append(f"faint {_described(alike)} beside it")
         if objection:
             reasons.append(objection)
         self.last_seat = seat
-        event: Event = {"type": "play", "seat": seat, "cards": text, "t": round(t, 3),
-                        "source": "vision", "conf": conf, "review": bool(reasons)}
+        event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),
+                        "t": round(t, 3), "source": "vision", "conf": conf,
+                        "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
-        return event, taken
+        events.append(self._numbered(event))
+        self._trick.append(_TrickPlay(event["seq"], seat, round(t, 3), read=as_read.cards,
+                                      faint=nearby, reading=reading))
+        taken = Detections.merge([reading.taken, *(e.pop("_taken") for e in events
+                                                  if "_taken" in e)])
+        return events, taken
+
+    def _numbered(self, event: Event) -> Event:
+        """``event`` with the next ``seq``: what a correction names in ``fixes``."""
+        self._made += 1
+        event["seq"] = self._made
+        return event
+
+    def _readings(self, cards: Detections, nearby: Detections) -> Iterator[_Reading]:
+        """Other ways of reading a play's cards, in the order they are tried: the fewest,
+        least sure unsure cards (below ``review_conf``) set aside; the fewest, surest faint
+        cards lying with it taken in; one unsure card read as the rank the classifier found
+        next likeliest (``data["runner_up"]``, scored at least ``faint_conf``), surest such
+        reading first. The rules never add or change a card beyond these."""
+        unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
+                  if cards.confidence[i] < self.review_conf]
+        for count in range(1, min(self.max_set_aside, len(unsure), len(cards) - 1) + 1):
+            for aside in itertools.combinations(unsure, count):
+                kept = np.setdiff1d(np.arange(len(cards)), aside)
+                gone = cards[np.array(aside)]
+                yield _Reading(cards[kept], change=f"set aside unsure {_described(gone)}",
+                               cost=count + float(gone.confidence.mean()))
+        for count in range(1, min(self.max_take_in, len(nearby)) + 1):
+            for chosen in itertools.combinations(range(len(nearby)), count):
+                taken = nearby[np.array(chosen)]
+                yield _Reading(Detections.merge([cards, taken]), taken=taken,
+                               change=f"took in faint {_described(taken)}",
+                               cost=count + 1 - float(taken.confidence.mean()))
+        runner_up = cards.data.get("runner_up")
+        runner_up_confidence = cards.data.get("runner_up_confidence")
+        if runner_up is None or runner_up_confidence is None or not self.second_choice:
+            return
+        for i in np.argsort(-runner_up_confidence, kind="stable"):
+            if (cards.confidence[i] >= self.review_conf
+                    or runner_up_confidence[i] < self.faint_conf):
+                continue
+            class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
+            class_id[i], confidence[i] = runner_up[i], runner_up_confidence[i]
+            # the first reading becomes the runner-up: the card's two readings swap
+            second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
+            second[i], second_confidence[i] = cards.class_id[i], cards.confidence[i]
+            read = replace(cards, confidence=confidence, class_id=class_id).with_data(
+                runner_up=second, runner_up_confidence=second_confidence)
+            yield _Reading(read, change=(f"read unsure {_described(cards[i])} as "
+                                         f"{CLASS_NAMES[int(class_id[i])]} "
+                                         f"(conf {confidence[i]:.3f})"),
+                           cost=1 + float(cards.confidence[i] - confidence[i]))
+
+    def _revision(self, prior: Prior, seat: int, cards: str, *, than: float
+                  ) -> tuple[int, _Reading] | None:
+        """The cheapest other reading of one earlier play of the trick (the others as read)
+        after which the rules take every play of the trick and ``cards`` from ``seat`` as
+        read, if it costs less than ``than``: ``(its index in the trick, the reading)``.
+
+        A play answering the lead must have the lead's count, so the plays after an unsure
+        lead are evidence about it: a lead read with one card too many or too few is mended
+        by the plays that answer it, instead of each answer losing or gaining a card."""
+        if self._trick_start is None or not self._trick:
+            return None
+        as_read = [(p.seat, format_play(p.read.class_id)) for p in self._trick]
+        candidates = sorted(((r.cost, j, r) for j, p in enumerate(self._trick)
+                             for r in self._readings(p.read, p.faint)), key=lambda c: c[:2])
+        for cost, j, reading in candidates:
+            if cost >= than:
+                break
+            plays = [*as_read, (seat, cards)]
+            plays[j] = (self._trick[j].seat, format_play(reading.cards.class_id))
+            if prior.objection_from(self._trick_start, plays) is None:
+                return j, reading
+        return None
+
+    def _revise(self, index: int, reading: _Reading, *, after: str) -> list[Event]:
+        """Corrections (``fixes``) putting the trick's play ``index`` in ``reading`` and every
+        other play of the trick back as read; what changes is held for review."""
+        events = []
+        for i, play in enumerate(self._trick):
+            new = reading if i == index else _Reading(play.read)
+            if format_play(new.cards.class_id) == format_play(play.reading.cards.class_id):
+                play.reading = new
+                continue
+            play.reading = new
+            event: Event = {
+                "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
+                "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
+                "review": True, "reason": f"revised when {after}: {new.change or 'as read'}",
+                "fixes": play.seq}
+            if len(new.taken):
+                event["_taken"] = new.taken
+            events.append(self._numbered(event))
+        return events
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, surest first."""
@@ -413,71 +537,45 @@ class PlaySegmenter:
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
 
     def _faint_alike(self, prior: Prior | None, seat: int, cards: Detections,
-                     faint: Detections) -> Detections:
+                     nearby: Detections) -> Detections:
         """The faint cards of the play's rank lying with it that the rules would take in it
         as well as not (a lead's count is free): maybe its cards, a tight fan's strips, that
         no rule asked for."""
         def also_taken(i: int) -> bool:
-            with_it = format_play([*cards.class_id, faint.class_id[i]])
+            with_it = format_play([*cards.class_id, nearby.class_id[i]])
             return prior is None or prior.objection(seat, with_it) is None
 
-        alike = [i for i in self._faint_beside(seat, cards, faint)
-                 if faint.class_id[i] in cards.class_id and also_taken(i)]
-        return faint[np.array(alike, np.int_)]
+        alike = [i for i in range(len(nearby))
+                 if nearby.class_id[i] in cards.class_id and also_taken(i)]
+        return nearby[np.array(alike, np.int_)]
 
-    def _take_in_faint(self, prior: Prior, seat: int, cards: Detections, faint: Detections
-                       ) -> Detections | None:
-        """The fewest, surest faint cards lying with the play in its seat's zone that make it
-        one the rules take; ``None`` when there are none such."""
-        if self.max_take_in < 1:
-            return None
-        nearby = self._faint_beside(seat, cards, faint)
-        for count in range(1, min(self.max_take_in, len(nearby)) + 1):
-            for chosen in itertools.combinations(nearby, count):
-                taken = faint[np.array(chosen)]
-                if prior.objection(seat, format_play(np.concatenate(
-                        [cards.class_id, taken.class_id]))) is None:
-                    return taken
-        return None
 
-    def _read_again(self, prior: Prior, seat: int, cards: Detections
-                    ) -> tuple[Detections, str] | None:
-        """The play the rules would take once one unsure card is read as the rank the
-        classifier found next likeliest (``data["runner_up"]``, scored at least
-        ``faint_conf``), surest such reading first, and what was read; ``None`` when there is
-        no such play."""
-        runner_up = cards.data.get("runner_up")
-        runner_up_confidence = cards.data.get("runner_up_confidence")
-        if runner_up is None or runner_up_confidence is None or not self.second_choice:
-            return None
-        for i in np.argsort(-runner_up_confidence, kind="stable"):
-            if (cards.confidence[i] >= self.review_conf
-                    or runner_up_confidence[i] < self.faint_conf):
-                continue
-            class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
-            class_id[i], confidence[i] = runner_up[i], runner_up_confidence[i]
-            if prior.objection(seat, format_play(class_id)) is None:
-                # the first reading becomes the runner-up: the card's two readings swap
-                second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
-                second[i], second_confidence[i] = cards.class_id[i], cards.confidence[i]
-                read = replace(cards, confidence=confidence, class_id=class_id).with_data(
-                    runner_up=second, runner_up_confidence=second_confidence)
-                return read, (f"unsure {_described(cards[i])} as "
-                              f"{CLASS_NAMES[int(class_id[i])]} (conf {confidence[i]:.3f})")
-        return None
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One way of reading a play's cards."""
 
-    def _set_aside_unsure(self, prior: Prior, seat: int, cards: Detections
-                          ) -> tuple[Detections, Detections] | None:
-        """The play the rules would take once the fewest, least sure unsure cards are set
-        aside, and those cards; ``None`` when no such play exists."""
-        unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
-                  if cards.confidence[i] < self.review_conf]
-        for count in range(1, min(self.max_set_aside, len(unsure), len(cards) - 1) + 1):
-            for aside in itertools.combinations(unsure, count):
-                kept = np.setdiff1d(np.arange(len(cards)), aside)
-                if prior.objection(seat, format_play(cards.class_id[kept])) is None:
-                    return cards[kept], cards[np.array(aside)]
-        return None
+    cards: Detections
+    taken: Detections = field(default_factory=Detections.empty)
+    """Faint cards taken into it."""
+    change: str = ""
+    """What differs from the cards as read, for people (empty: read as seen)."""
+    cost: float = 0.0
+    """Cards changed, plus how sure the evidence against the change was (less than one)."""
+
+
+@dataclass(slots=True)
+class _TrickPlay:
+    """A play of the current trick, as the segmenter committed it."""
+
+    seq: int
+    seat: int
+    t: float
+    read: Detections
+    """Its cards as read."""
+    faint: Detections
+    """The faint cards lying with it then, surest first."""
+    reading: _Reading
+    """How it stands reported now."""
 
 
 def _described(cards: Detections) -> str:

@@ -6,10 +6,16 @@ one the rules would take (same count as the play it answers, the 对头 answerin
 beating it). A play the rules refuse is still reported, held for the operator's review with
 the rules' reason; if setting aside one or two of its unsure cards gives a play the rules take,
 that play is reported instead (still held, the set-aside cards named in the reason).
+
+With a full :class:`rules.Match`, the prior also keeps the state before a trick's lead
+(:meth:`MatchPrior.checkpoint`), so that the segmenter can ask whether the whole trick would be
+taken with one of its plays read otherwise (:meth:`MatchPrior.objection_from`).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 from rules import classify, parse_cards
@@ -61,4 +67,25 @@ class MatchPrior:
         if led and trick.get("answer") != "lead" and len(parse_cards(cards)) != len(
                 parse_cards(led)):
             return f"rules: {len(parse_cards(cards))} cards against {len(parse_cards(led))}"
+        return None
+
+    def leads(self) -> bool:
+        """Whether the next play leads a new trick (or a new round)."""
+        state: dict[str, Any] = self.match.to_json()
+        return not self._in_round(state) or (state.get("trick") or {}).get("answer") == "lead"
+
+    def checkpoint(self) -> Any:
+        """A copy of the match now; ``None`` when only its state can be read."""
+        return copy.deepcopy(self.match) if hasattr(self.match, "verify") else None
+
+    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str]]) -> str | None:
+        """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``."""
+        match = copy.deepcopy(checkpoint)
+        for seat, cards in plays:
+            event = {"type": "play", "seat": seat, "cards": cards, "source": "vision"}
+            try:
+                match.verify(event)
+            except ValueError as exc:  # GoujiError: illegal or malformed
+                return f"rules: {exc}"
+            match.apply(event)
         return None

@@ -2,7 +2,8 @@
 
 Plays are compared in order (the order of a game is part of its truth): the two sequences of
 ``(seat, cards)`` are aligned, so one missed or extra play costs one play, not every play after
-it. Cards compare as multisets (``"2TT5"`` is ``"5 T T 2"``).
+it. Cards compare as multisets (``"2TT5"`` is ``"5 T T 2"``). A correction (``fixes``) stands in
+the place of the play it fixes, as in :func:`rules.replay`.
 
 >>> truth = [{"type": "play", "seat": 0, "cards": "555"}, {"type": "pass", "seat": 1},
 ...          {"type": "play", "seat": 2, "cards": "666"}, {"type": "play", "seat": 3, "cards": "K"}]
@@ -24,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rules import parse_cards
+from rules import apply_corrections, parse_cards
 
 __all__ = ["PlayScore", "play_key", "score_plays"]
 
@@ -49,6 +50,8 @@ class PlayScore:
     """Recognised plays held for review."""
     silent: int
     """Recognised plays that are wrong (cards, seat or phantom) and not held for review."""
+    corrected: int = 0
+    """Corrections in the recognised log (each stands in the place of the play it fixes)."""
 
     @property
     def accuracy(self) -> float:
@@ -60,11 +63,14 @@ class PlayScore:
         return (f"{self.exact}/{self.truth} plays exact ({100 * self.accuracy:.1f} %), "
                 f"wrong cards {self.wrong_cards}, wrong seat {self.wrong_seat}, "
                 f"phantom {self.phantom}, missed {self.missed}, held for review {self.held}, "
-                f"wrong and not held {self.silent}")
+                f"wrong and not held {self.silent}"
+                + (f", corrected later {self.corrected}" if self.corrected else ""))
 
 
 def _plays(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if e.get("type") == "play"]
+    """The plays standing once every correction is in its place."""
+    return [e for _, e in apply_corrections(list(enumerate(events, start=1)))
+            if e.get("type") == "play"]
 
 
 def play_key(event: dict[str, Any]) -> tuple[int, Any]:
@@ -78,6 +84,7 @@ def play_key(event: dict[str, Any]) -> tuple[int, Any]:
 
 def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]) -> PlayScore:
     """Compare the plays of a recognised log with the true log (other events are ignored)."""
+    seen = list(seen)
     true_plays, seen_plays = _plays(truth), _plays(seen)
     key = [play_key(e) for e in true_plays]
     got = [play_key(e) for e in seen_plays]
@@ -102,4 +109,4 @@ def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]])
     held = sum(bool(e.get("review")) for e in seen_plays)
     return PlayScore(truth=len(key), exact=exact, wrong_cards=wrong_cards,
                      wrong_seat=wrong_seat, phantom=phantom, missed=missed, held=held,
-                     silent=silent)
+                     silent=silent, corrected=sum("fixes" in e for e in seen))

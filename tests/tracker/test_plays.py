@@ -26,6 +26,15 @@ class FakePrior:
             return "rules: no"
         return self.objections.get((seat, cards))
 
+    def leads(self):
+        return False
+
+    def checkpoint(self):
+        return None   # whole tricks are judged with a real match (test_prior.py)
+
+    def objection_from(self, checkpoint, plays):
+        raise AssertionError("no checkpoint was given")
+
 
 @pytest.fixture
 def segmenter(zones):
