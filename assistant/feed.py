@@ -22,7 +22,7 @@ from assistant.schemas import EventIn
 from assistant.store import StoredEvent
 from assistant.video import FrameHub
 
-__all__ = ["Feeder", "pipeline_feeder", "script_feeder"]
+__all__ = ["Feeder", "pipeline_feeder", "pipeline_submitter", "script_feeder"]
 
 log = logging.getLogger("gouji.feed")
 
@@ -68,6 +68,30 @@ def submit_checked(live: LiveGame, event: dict[str, Any]) -> StoredEvent | None:
     except (ValidationError, ValueError, LookupError) as exc:
         log.warning("dropped event %s: %s", event, exc)
         return None
+
+
+def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
+    """Where the pipeline's events go: into the game through :func:`submit_checked`.
+
+    The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
+    from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
+    event, or dropped when that event was not stored.
+    """
+    stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
+
+    def on_event(event: dict[str, Any]) -> None:
+        event = dict(event)
+        seq = event.pop("seq", None)
+        if "fixes" in event:
+            if event["fixes"] not in stored_as:
+                log.warning("dropped correction %s: its play was not stored", event)
+                return
+            event["fixes"] = stored_as[event["fixes"]]
+        stored = submit_checked(live, event)
+        if stored is not None and seq is not None:
+            stored_as[seq] = stored.seq
+
+    return on_event
 
 
 def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: float) -> Feeder:
@@ -142,20 +166,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         if ok:
             hub.publish(jpeg.tobytes())
 
-    stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
-
-    def on_event(event: dict[str, Any]) -> None:
-        # The game numbers what it stores: a correction must name the original by that number.
-        event = dict(event)
-        seq = event.pop("seq", None)
-        if "fixes" in event:
-            if event["fixes"] not in stored_as:
-                log.warning("dropped correction %s: its play was not stored", event)
-                return
-            event["fixes"] = stored_as[event["fixes"]]
-        stored = submit_checked(live, event)
-        if stored is not None and seq is not None:
-            stored_as[seq] = stored.seq
+    on_event = pipeline_submitter(live)
 
     def run(stop: threading.Event) -> None:
         pipeline.run(on_event, on_frame=on_frame, stop=stop)

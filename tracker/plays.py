@@ -81,8 +81,8 @@ class Prior(Protocol):
     def objection(self, seat: int, cards: str) -> str | None:
         """Why the rules would refuse ``cards`` from ``seat`` now, or ``None``."""
 
-    def leads(self) -> bool:
-        """Whether the next play leads a new trick."""
+    def leads(self, seat: int) -> bool:
+        """Whether a play from ``seat`` now leads a new trick."""
 
     def checkpoint(self) -> Any:
         """The rules' state now, to judge later other versions of the plays that follow
@@ -397,7 +397,7 @@ class PlaySegmenter:
         faint cards taken into plays."""
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
-        if prior is not None and prior.leads():
+        if prior is not None and prior.leads(seat):
             self._trick, self._trick_start = [], prior.checkpoint()
         as_read = reading = _Reading(cards)
         text = format_play(cards.class_id)

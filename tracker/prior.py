@@ -69,10 +69,13 @@ class MatchPrior:
             return f"rules: {len(parse_cards(cards))} cards against {len(parse_cards(led))}"
         return None
 
-    def leads(self) -> bool:
-        """Whether the next play leads a new trick (or a new round)."""
+    def leads(self, seat: int) -> bool:
+        """Whether a play from ``seat`` now leads a new trick (or a new round): nothing is on
+        the table, or every other seat passed on ``seat``'s play."""
         state: dict[str, Any] = self.match.to_json()
-        return not self._in_round(state) or (state.get("trick") or {}).get("answer") == "lead"
+        trick = state.get("trick") or {}
+        return (not self._in_round(state) or trick.get("answer") == "lead"
+                or trick.get("last_seat") == seat)
 
     def checkpoint(self) -> Any:
         """A copy of the match now; ``None`` when only its state can be read."""

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 import rules
 from assistant.app import create_app
 from assistant.cli import main
-from assistant.feed import submit_checked
+from assistant.feed import pipeline_submitter, submit_checked
 from rules.selfplay import random_match
 from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from tracker.table import TableLayout
@@ -277,3 +277,20 @@ def test_vision_events_keep_their_reason_and_lose_only_unknown_keys(
     held = client.get("/api/state").json()["held"]
     assert [h["event"]["reason"] for h in held] == ["low confidence"]
     assert "boxes" not in held[0]["event"]
+
+
+def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
+        app: FastAPI, client: TestClient) -> None:
+    live = app.state.live
+    send = pipeline_submitter(live)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "seq": 2})
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
+          "review": True, "reason": "revised", "seq": 3})
+    send({"type": "play", "seat": 1, "cards": "666", "source": "vision", "seq": 4})
+    send({"type": "play", "seat": 1, "cards": "77", "source": "vision", "fixes": 9, "seq": 5})
+    state = client.get("/api/state").json()
+    log = {row["seq"]: row for row in state["log"]}
+    assert len(log) == 4  # the correction of a play never stored is dropped
+    assert log[2]["status"] == "replaced" and log[3]["event"]["fixes"] == 2
+    assert [h["event"]["cards"] for h in state["held"]] == ["555"]

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+import rules
 from assistant.pipeline import DEMO_SEED, ChangeDetector, Pipeline, demo_assets
 from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
@@ -261,3 +262,33 @@ def test_a_table_for_another_image_size_is_refused():
     other = TableLayout.default([(0, 0), (600, 0), (600, 400), (0, 400)], (640, 480))
     with pytest.raises(ValueError, match="640x480"):
         Pipeline([], LAYOUT, blob_detector).set_table(other)
+
+
+def test_events_are_numbered_in_order_and_a_correction_names_its_plays_number():
+    """A lead read with a card too many, corrected when the answer comes: the pipeline's
+    numbers (``seq``, round events included) are what the correction's ``fixes`` names."""
+    lead = [(RED_FIVE, 580 + 45 * i, 560) for i in range(4)]
+    answer = [(BLUE_KING, 800 + 45 * i, 480) for i in range(3)]
+
+    def unsure_fourth_five(image):
+        found = blob_detector(image)
+        unsure = (found.class_id == RED_FIVE) & (found.xyxy[:, 0] > 680)
+        return Detections(xyxy=found.xyxy, class_id=found.class_id,
+                          confidence=np.where(unsure, 0.3, 0.9).astype(np.float32))
+
+    frames = film([(1.0, []), (1.0, ["hand", *lead]), (1.5, lead),
+                   (1.0, ["hand", *lead, *answer]), (1.5, [*lead, *answer])])
+    match, events = rules.Match(ruleset="qingdao"), []
+
+    def on_event(event):
+        events.append(event)
+        match.apply(event, line=len(events))
+
+    stats = Pipeline(frames, LAYOUT, unsure_fourth_five, match=match, per_zone=False).run(
+        on_event)
+    assert [(e["seq"], e["type"], e.get("cards"), e.get("fixes")) for e in events] == [
+        (1, "round", None, None), (2, "play", "5555", None), (3, "play", "555", 2),
+        (4, "play", "KKK", None)]
+    assert stats.plays == 2 and stats.corrections == 1 and stats.events == 4
+    assert match.errors == [] and match.to_json()["counts"]["0"] == 33
+    assert rules.replay(events).to_json() == match.to_json()

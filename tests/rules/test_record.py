@@ -88,15 +88,15 @@ def test_a_match_takes_a_correction_as_it_comes_as_a_replay_would():
 
 
 def test_a_correction_of_a_correction_and_unreadable_lines_survive_the_replay():
-    log = "\n".join([
+    lines = [
         '{"type":"round","first":0}',
         '{"type":"play","seat":0,"cards":"555"}',
         "not json",
         '{"type":"play","seat":0,"cards":"55","fixes":2}',
         '{"type":"play","seat":0,"cards":"5","fixes":4}',
         '{"type":"play","seat":3,"cards":"77","fixes":99}',   # names nothing: judged where it is
-    ])
-    m = replay(log)
+    ]
+    m = replay("\n".join(lines))
     assert m.to_json()["counts"]["0"] == 35
     assert [(e.line, e.reason.split(":")[0]) for e in m.errors] == [
         (3, "not JSON"), (6, "77 does not beat 5")]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import rules
 from tests.tracker.tracker_builders import cards, fan, hold
 from tracker.plays import PlaySegmenter
+from tracker.prior import MatchPrior
 from vision.classes import class_id
 from vision.detections import Detections
 
@@ -26,7 +28,7 @@ class FakePrior:
             return "rules: no"
         return self.objections.get((seat, cards))
 
-    def leads(self):
+    def leads(self, seat):
         return False
 
     def checkpoint(self):
@@ -334,3 +336,67 @@ def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_pla
     events = hold(segmenter, seen, 0.0, 1.0)
     assert plays(events) == [(3, "AK")], why
     assert events[0]["reason"].endswith("rules: no")
+
+
+# -- the trick as evidence: corrections of earlier plays -------------------------------------
+
+
+def refereed(zones):
+    """A segmenter with the full rules as its prior, and the match it keeps current."""
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "ruleset": "qingdao", "first": 0})
+    return PlaySegmenter(zones, window=0.5, prior=MatchPrior(match)), match
+
+
+def follow(segmenter, match, detections, start):
+    """Hold ``detections`` for a second, applying each event to ``match`` as a caller does."""
+    events = hold(segmenter, detections, start, 1.0)
+    for event in events:
+        match.apply(event)
+    return events
+
+
+def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
+    segmenter, match = refereed(zones)
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]        # the 4th: a strip read twice
+    events = follow(segmenter, match, cards(*lead), 0.0)
+    assert plays(events) == [(0, "5555")] and events[0]["review"]
+    answer = fan("666", 860, 480)
+    events = follow(segmenter, match, cards(*lead, *answer), 1.0)
+    correction, play = events
+    assert correction["fixes"] == 1 and (correction["seat"], correction["cards"]) == (0, "555")
+    assert correction["review"] and correction["t"] == 0.5
+    assert correction["reason"] == ("revised when seat 1 answered 666: set aside unsure 5 "
+                                    "(conf 0.300)")
+    assert (play["seat"], play["cards"], play["review"]) == (1, "666", False)
+    assert [play["seq"] for play in events] == [2, 3]
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["555", "666"]
+    assert match.errors == [] and match.to_json()["counts"]["0"] == 33
+
+
+def test_an_answer_is_mended_itself_when_that_is_cheaper_than_changing_the_lead(zones):
+    segmenter, match = refereed(zones)
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.15)]       # faint: maybe a 4th five
+    follow(segmenter, match, cards(*lead), 0.0)
+    answer = [*fan("666", 860, 480), ("6", 902, 480, 0.3)]      # an unsure 4th six
+    events = follow(segmenter, match, cards(*lead, *answer), 1.0)
+    assert plays(events) == [(1, "666")] and "fixes" not in events[0]
+    assert "set aside unsure 6 (conf 0.300)" in events[0]["reason"]
+
+
+def test_a_second_answer_corrects_the_lead_and_undoes_the_first_answers_mending(zones):
+    segmenter, match = refereed(zones)
+    lead = [*fan("88", 600, 560), ("8", 628, 560, 0.19)]        # the 3rd eight read faintly
+    follow(segmenter, match, cards(*lead), 0.0)
+    first = [*fan("99", 860, 480), ("9", 888, 480, 0.4)]
+    events = follow(segmenter, match, cards(*lead, *first), 1.0)
+    assert plays(events) == [(1, "99")]                         # the cheaper guess, for now
+    second = fan("TTT", 860, 240)
+    events = follow(segmenter, match, cards(*lead, *first, *second), 2.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (0, "888", 1), (1, "999", 2), (2, "TTT", None)]
+    assert events[0]["reason"].endswith("took in faint 8 (conf 0.190)")
+    assert events[1]["reason"].endswith(": as read")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "999", "TTT"]
+    assert match.errors == []
+    assert rules.replay(match.log).to_json()["counts"] == match.to_json()["counts"]

@@ -63,3 +63,29 @@ def test_only_seats_to_act_may_act(match):
 
 def test_the_full_rules_also_refuse_a_play_that_does_not_beat(match):
     assert "does not beat" in MatchPrior(match).objection(2, "444")
+
+
+def test_a_new_trick_is_led_before_a_round_after_a_gather_or_by_the_last_player(match):
+    assert MatchPrior(rules.Match(ruleset="qingdao")).leads(3)
+    prior = MatchPrior(match)              # seat 0 led 555
+    assert not prior.leads(1)
+    assert prior.leads(0)                  # only if every other seat passed
+    match.apply({"type": "collect"})
+    assert prior.leads(0)
+
+
+def test_a_checkpoint_judges_other_versions_of_the_plays_after_it(match):
+    prior = MatchPrior(match)
+    before = prior.checkpoint()
+    match.apply({"type": "play", "seat": 1, "cards": "666"})
+    # From the checkpoint (555 led), 666 then 777 are taken; 66 or 444 are not.
+    assert prior.objection_from(before, [(1, "666"), (2, "777")]) is None
+    assert "2 cards against 3" in prior.objection_from(before, [(1, "66")])
+    assert "does not beat" in prior.objection_from(before, [(1, "666"), (2, "444")])
+    # Judging changes neither the checkpoint nor the match.
+    assert prior.objection_from(before, [(1, "777")]) is None
+    assert match.to_json()["trick"]["last_cards"] == "666"
+
+
+def test_a_state_only_view_gives_no_checkpoint(match):
+    assert MatchPrior(StateView(match)).checkpoint() is None
