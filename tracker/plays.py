@@ -22,12 +22,13 @@ count on their own: the narrow strip of a tight fan's bottom card) if those make
 take, or else read one unsure card as the rank the classifier found next likeliest; that play
 is still held for review. They never invent a card, nor give one a rank vision did not see.
 
-The plays of a trick are evidence about each other: an answer must have the lead's count. When
-the rules refuse an answer as read, and one earlier play of the trick read in one of those
-other ways (the others as read) makes the whole trick one they take, more cheaply than mending
-the answer, the segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every
-event carries (a lead read with a tight fan's strip too many is mended by the plays answering
-it, instead of each answer losing a card). Corrections are held for review too.
+The plays of a trick are evidence about each other (an answer must have the lead's count), and
+a seat's count links its plays across tricks. When the rules refuse a play as read, and one
+earlier play of this trick or the one before, read in one of those other ways (the others as
+read), makes all of them plays the rules take, more cheaply than mending the new play, the
+segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
+lead read with a tight fan's strip too many is mended by the plays answering it, instead of
+each answer losing a card). Corrections are held for review too.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -249,8 +250,9 @@ class PlaySegmenter:
         self._settled = False
         self._memory = Detections.empty()      # face-up cards of the current trick
         self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
-        self._trick: list[_TrickPlay] = []       # the plays of the current trick
-        self._trick_start: Any = None            # the rules' checkpoint before its lead
+        # The current trick and the one before (a count gone wrong shows in the next trick):
+        # the rules' checkpoint before each lead, and its plays.
+        self._tricks: list[tuple[Any, list[_TrickPlay]]] = []
         self._made = 0                           # events made: the last one's seq
         self.last_seat: int | None = None
         """Seat of the last committed play."""
@@ -320,7 +322,6 @@ class PlaySegmenter:
                 "type": "collect", "t": round(t, 3), "source": "vision",
                 "conf": self.gather.confidence(remembered=len(self._memory),
                                                still_visible=still_visible)}))
-            self._trick, self._trick_start = [], None
             self._leftovers = current[seen_before]
             self._memory = Detections.empty()
             seen_before = np.zeros(len(current), bool)
@@ -398,7 +399,7 @@ class PlaySegmenter:
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         if prior is not None and prior.leads(seat):
-            self._trick, self._trick_start = [], prior.checkpoint()
+            self._tricks = [*self._tricks[-1:], (prior.checkpoint(), [])]
         as_read = reading = _Reading(cards)
         text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
@@ -407,9 +408,9 @@ class PlaySegmenter:
             repair = next((r for r in self._readings(cards, nearby)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             revision = self._revision(prior, seat, text, than=sum(
-                p.reading.cost for p in self._trick) + (repair.cost if repair else np.inf))
+                p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
             if revision is not None:
-                events = self._revise(*revision, after=f"seat {seat} answered {text}")
+                events = self._revise(*revision, after=f"seat {seat} played {text}")
                 objection = None
             elif repair is not None:
                 reading = repair
@@ -432,11 +433,20 @@ class PlaySegmenter:
         if reasons:
             event["reason"] = "; ".join(reasons)
         events.append(self._numbered(event))
-        self._trick.append(_TrickPlay(event["seq"], seat, round(t, 3), read=as_read.cards,
-                                      faint=nearby, reading=reading))
+        if prior is not None:
+            if not self._tricks:
+                self._tricks.append((prior.checkpoint(), []))
+            self._tricks[-1][1].append(_TrickPlay(event["seq"], seat, round(t, 3),
+                                                  read=as_read.cards, faint=nearby,
+                                                  reading=reading))
         taken = Detections.merge([reading.taken, *(e.pop("_taken") for e in events
                                                   if "_taken" in e)])
         return events, taken
+
+    @property
+    def _recent(self) -> list[_TrickPlay]:
+        """The plays of the current trick and the one before, in order."""
+        return [play for _, plays in self._tricks for play in plays]
 
     def _numbered(self, event: Event) -> Event:
         """``event`` with the next ``seq``: what a correction names in ``fixes``."""
@@ -486,32 +496,35 @@ class PlaySegmenter:
 
     def _revision(self, prior: Prior, seat: int, cards: str, *, than: float
                   ) -> tuple[int, _Reading] | None:
-        """The cheapest other reading of one earlier play of the trick (the others as read)
-        after which the rules take every play of the trick and ``cards`` from ``seat`` as
-        read, if it costs less than ``than``: ``(its index in the trick, the reading)``.
+        """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
+        after which the rules take every recent play and ``cards`` from ``seat`` as read, if
+        it costs less than ``than``: ``(its index among the recent plays, the reading)``.
 
         A play answering the lead must have the lead's count, so the plays after an unsure
         lead are evidence about it: a lead read with one card too many or too few is mended
-        by the plays that answer it, instead of each answer losing or gaining a card."""
-        if self._trick_start is None or not self._trick:
+        by the plays that answer it, instead of each answer losing or gaining a card. A seat's
+        count is evidence too: a play read with a card too many leaves the seat short for its
+        next play, often in the next trick."""
+        recent = self._recent
+        if not recent or self._tricks[0][0] is None:
             return None
-        as_read = [(p.seat, format_play(p.read.class_id)) for p in self._trick]
-        candidates = sorted(((r.cost, j, r) for j, p in enumerate(self._trick)
+        as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
+        candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
                              for r in self._readings(p.read, p.faint)), key=lambda c: c[:2])
         for cost, j, reading in candidates:
             if cost >= than:
                 break
             plays = [*as_read, (seat, cards)]
-            plays[j] = (self._trick[j].seat, format_play(reading.cards.class_id))
-            if prior.objection_from(self._trick_start, plays) is None:
+            plays[j] = (recent[j].seat, format_play(reading.cards.class_id))
+            if prior.objection_from(self._tricks[0][0], plays) is None:
                 return j, reading
         return None
 
     def _revise(self, index: int, reading: _Reading, *, after: str) -> list[Event]:
-        """Corrections (``fixes``) putting the trick's play ``index`` in ``reading`` and every
-        other play of the trick back as read; what changes is held for review."""
+        """Corrections (``fixes``) putting recent play ``index`` in ``reading`` and every other
+        recent play back as read; what changes is held for review."""
         events = []
-        for i, play in enumerate(self._trick):
+        for i, play in enumerate(self._recent):
             new = reading if i == index else _Reading(play.read)
             if format_play(new.cards.class_id) == format_play(play.reading.cards.class_id):
                 play.reading = new

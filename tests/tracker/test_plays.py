@@ -366,7 +366,7 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     correction, play = events
     assert correction["fixes"] == 1 and (correction["seat"], correction["cards"]) == (0, "555")
     assert correction["review"] and correction["t"] == 0.5
-    assert correction["reason"] == ("revised when seat 1 answered 666: set aside unsure 5 "
+    assert correction["reason"] == ("revised when seat 1 played 666: set aside unsure 5 "
                                     "(conf 0.300)")
     assert (play["seat"], play["cards"], play["review"]) == (1, "666", False)
     assert [play["seq"] for play in events] == [2, 3]
@@ -400,3 +400,19 @@ def test_a_second_answer_corrects_the_lead_and_undoes_the_first_answers_mending(
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "999", "TTT"]
     assert match.errors == []
     assert rules.replay(match.log).to_json()["counts"] == match.to_json()["counts"]
+
+
+def test_a_seats_count_corrects_its_play_of_the_trick_before(zones):
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [5, 36, 36, 36, 36, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]        # truly 555: 2 cards left
+    follow(segmenter, match, cards(*lead), 0.0)
+    # Everybody passes; seat 0 leads again, its last two cards, laid apart from the fives.
+    nines = fan("99", 700, 600)
+    events = follow(segmenter, match, cards(*lead, *nines), 1.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (0, "555", 1), (0, "99", None)]
+    assert events[0]["reason"] == ("revised when seat 0 played 99: set aside unsure 5 "
+                                   "(conf 0.300)")
+    assert match.to_json()["finish_order"] == [0]
