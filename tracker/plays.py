@@ -394,23 +394,24 @@ class PlaySegmenter:
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
                     faint: Detections) -> tuple[list[Event], Detections]:
-        """The events of one play (corrections of earlier plays of its trick first), and the
-        faint cards taken into plays."""
+        """The events of one play (corrections of recent plays first), and the faint cards
+        taken into plays."""
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
-        if prior is not None and prior.leads(seat):
+        if prior is not None and (not self._tricks or prior.leads(seat)):
             self._tricks = [*self._tricks[-1:], (prior.checkpoint(), [])]
-        as_read = reading = _Reading(cards)
+        read, reading = cards, _Reading(cards)
         text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
         events: list[Event] = []
+        revised_taken = Detections.empty()
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             revision = self._revision(prior, seat, text, than=sum(
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
             if revision is not None:
-                events = self._revise(*revision, after=f"seat {seat} played {text}")
+                events, revised_taken = self._revise(*revision, after=f"seat {seat} played {text}")
                 objection = None
             elif repair is not None:
                 reading = repair
@@ -434,14 +435,9 @@ class PlaySegmenter:
             event["reason"] = "; ".join(reasons)
         events.append(self._numbered(event))
         if prior is not None:
-            if not self._tricks:
-                self._tricks.append((prior.checkpoint(), []))
-            self._tricks[-1][1].append(_TrickPlay(event["seq"], seat, round(t, 3),
-                                                  read=as_read.cards, faint=nearby,
-                                                  reading=reading))
-        taken = Detections.merge([reading.taken, *(e.pop("_taken") for e in events
-                                                  if "_taken" in e)])
-        return events, taken
+            self._tricks[-1][1].append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
+                                                  faint=nearby, reading=reading))
+        return events, Detections.merge([reading.taken, revised_taken])
 
     @property
     def _recent(self) -> list[_TrickPlay]:
@@ -520,9 +516,11 @@ class PlaySegmenter:
                 return j, reading
         return None
 
-    def _revise(self, index: int, reading: _Reading, *, after: str) -> list[Event]:
+    def _revise(self, index: int, reading: _Reading, *, after: str
+                ) -> tuple[list[Event], Detections]:
         """Corrections (``fixes``) putting recent play ``index`` in ``reading`` and every other
-        recent play back as read; what changes is held for review."""
+        recent play back as read, and the faint cards they take in; what changes is held for
+        review."""
         events = []
         for i, play in enumerate(self._recent):
             new = reading if i == index else _Reading(play.read)
@@ -535,10 +533,8 @@ class PlaySegmenter:
                 "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
                 "review": True, "reason": f"revised when {after}: {new.change or 'as read'}",
                 "fixes": play.seq}
-            if len(new.taken):
-                event["_taken"] = new.taken
             events.append(self._numbered(event))
-        return events
+        return events, reading.taken
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, surest first."""
@@ -578,7 +574,7 @@ class _Reading:
 
 @dataclass(slots=True)
 class _TrickPlay:
-    """A play of the current trick, as the segmenter committed it."""
+    """A recent play, as the segmenter committed it."""
 
     seq: int
     seat: int

@@ -81,7 +81,7 @@ def process_command(args: argparse.Namespace) -> int:
     print(f"{stats.frames} frames in {stats.seconds:.1f} s: {stats.fps:.1f} frames/s "
           f"({stats.detector_calls} detector runs taking {stats.detector_seconds:.1f} s{latency})")
     print(f"plays committed: {stats.plays}, held for review: {stats.held}, "
-          f"tricks gathered: {stats.collects}")
+          f"corrected later: {stats.corrections}, tricks gathered: {stats.collects}")
     if stats.capture is not None and stats.capture.dropped:
         print(f"frames skipped as unreadable: {stats.capture.dropped}", file=sys.stderr)
     print(f"events written to {args.events}")
