@@ -161,7 +161,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
-                     nested_corner=args.nested_corner).run(on_event)
+                     nested_corner=args.nested_corner, revise=args.revise).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -203,6 +203,8 @@ def main() -> int:
                         help="tolerance, as a share of card length, for a box sharing a corner "
                              "with a surer box of its rank: a second reading whatever its score "
                              f"(default {NESTED_CORNER}; 0: never)")
+    parser.add_argument("--no-revise", dest="revise", action="store_false",
+                        help="never correct an earlier play when a later one contradicts it")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

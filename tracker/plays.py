@@ -217,6 +217,8 @@ class PlaySegmenter:
             helps, read one unsure card as the classifier's second choice if that makes a play
             they take (detections carrying ``data["runner_up"]`` and
             ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
+        revise: when the rules refuse a play, correct one recent play instead if that explains
+            it more cheaply (module docstring; needs a prior that gives checkpoints).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -225,7 +227,7 @@ class PlaySegmenter:
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
-                 second_choice: bool = True) -> None:
+                 second_choice: bool = True, revise: bool = True) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -241,6 +243,7 @@ class PlaySegmenter:
         self.max_set_aside = max_set_aside
         self.max_take_in = max_take_in
         self.second_choice = second_choice
+        self.revise = revise
         self.reset()
 
     def reset(self) -> None:
@@ -502,7 +505,7 @@ class PlaySegmenter:
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
         recent = self._recent
-        if not recent or self._tricks[0][0] is None:
+        if not self.revise or not recent or self._tricks[0][0] is None:
             return None
         as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)

@@ -341,11 +341,11 @@ def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_pla
 # -- the trick as evidence: corrections of earlier plays -------------------------------------
 
 
-def refereed(zones):
+def refereed(zones, **options):
     """A segmenter with the full rules as its prior, and the match it keeps current."""
     match = rules.Match(ruleset="qingdao")
     match.apply({"type": "round", "ruleset": "qingdao", "first": 0})
-    return PlaySegmenter(zones, window=0.5, prior=MatchPrior(match)), match
+    return PlaySegmenter(zones, window=0.5, prior=MatchPrior(match), **options), match
 
 
 def follow(segmenter, match, detections, start):
@@ -372,6 +372,15 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     assert [play["seq"] for play in events] == [2, 3]
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["555", "666"]
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
+
+
+def test_without_revisions_the_answer_is_only_flagged(zones):
+    segmenter, match = refereed(zones, revise=False)
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]
+    follow(segmenter, match, cards(*lead), 0.0)
+    events = follow(segmenter, match, cards(*lead, *fan("666", 860, 480)), 1.0)
+    assert plays(events) == [(1, "666")] and "fixes" not in events[0]
+    assert "3 cards against 4" in events[0]["reason"]
 
 
 def test_an_answer_is_mended_itself_when_that_is_cheaper_than_changing_the_lead(zones):
