@@ -9,7 +9,9 @@ stability window, then compares that stable picture with what it remembers of th
   play, given to the seat whose zone holds them (a play across a border goes to the nearer
   seat, or to the one the rules let act);
 - a remembered card that is no longer seen is covered, not removed;
-- when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``.
+- when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``;
+  new cards first seen in that picture that are all unsure and that the rules refuse are the
+  swept trick's own cards read anew in the pile, not a play.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
 sure card) and ``review`` (true when a card is unsure, when the rules object, or when a faint
@@ -320,7 +322,8 @@ class PlaySegmenter:
                             same_place=self.reread_iou)
         seen_before = known >= 0
         still_visible = int(seen_before.sum())
-        if self.gather.gathered(remembered=len(self._memory), still_visible=still_visible):
+        gathered = self.gather.gathered(remembered=len(self._memory), still_visible=still_visible)
+        if gathered:
             events.append(self._numbered({
                 "type": "collect", "t": round(t, 3), "source": "vision",
                 "conf": self.gather.confidence(remembered=len(self._memory),
@@ -342,15 +345,33 @@ class PlaySegmenter:
         new = current[~seen_before]
         if len(new):
             plays = self._plays(new)
+            if gathered:
+                plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
-            taken = []
             for seat, members in plays:
                 made, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
                                                   faint=faint)
                 events += made
-                taken.append(taken_in)
-            self._memory = Detections.merge([self._memory, new, *taken])
+                self._memory = Detections.merge([self._memory, members, taken_in])
         return events
+
+    def _set_aside_swept(self, plays: list[tuple[int, Detections]]
+                         ) -> list[tuple[int, Detections]]:
+        """The plays among those first seen as a trick was gathered that are plays; the
+        others are the swept trick's own cards, moved and read anew, and become stragglers.
+
+        Such a play is the trick's cards when every card of it is unsure and the rules refuse
+        it (a small joker read in the pile when four were played already)."""
+        if self.prior is None:
+            return plays
+        kept = []
+        for seat, cards in plays:
+            if (bool((cards.confidence < self.review_conf).all())
+                    and self.prior.objection(seat, format_play(cards.class_id))):
+                self._leftovers = Detections.merge([self._leftovers, cards])
+            else:
+                kept.append((seat, cards))
+        return kept
 
     def _faint_candidates(self, faint: Detections) -> Detections:
         """The faint cards that may be cards of a new play: neither remembered nor a

@@ -425,3 +425,18 @@ def test_a_seats_count_corrects_its_play_of_the_trick_before(zones):
     assert events[0]["reason"] == ("revised when seat 0 played 99: set aside unsure 5 "
                                    "(conf 0.300)")
     assert match.to_json()["finish_order"] == [0]
+
+
+@pytest.mark.parametrize(("confidence", "refused", "played"), [
+    (0.32, True, []), (0.9, True, [(1, "SJ")]), (0.32, False, [(1, "SJ")])])
+def test_an_unsure_card_the_rules_refuse_first_seen_as_a_trick_is_gathered_is_that_trick(
+        zones, confidence, refused, played):
+    prior = FakePrior(objections={(1, "SJ"): "rules: more SJ than the deck holds (4)"}
+                      if refused else {})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    hold(segmenter, cards(*fan("555", 600, 560)), 0.0, 1.0)
+    # The fives are swept away; a card of the pile shows at seat 1, read as a small joker.
+    pile = cards(("SJ", 860, 480, confidence))
+    events = hold(segmenter, pile, 1.0, 1.0)
+    assert events[0]["type"] == "collect" and plays(events) == played
+    assert plays(hold(segmenter, pile, 2.0, 1.0)) == []
