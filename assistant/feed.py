@@ -75,7 +75,8 @@ def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
 
     The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
     from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
-    event, or dropped when that event was not stored.
+    event; it is dropped when that event was not stored, or when the operator has already
+    accepted, corrected or undone it: the operator's word stands.
     """
     stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
 
@@ -83,15 +84,28 @@ def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
         event = dict(event)
         seq = event.pop("seq", None)
         if "fixes" in event:
-            if event["fixes"] not in stored_as:
-                log.warning("dropped correction %s: its play was not stored", event)
+            target = stored_as.get(event["fixes"])
+            if target is None or _operator_acted_on(live, target):
+                log.warning("dropped correction %s: its play was not stored or the operator "
+                            "has seen to it", event)
                 return
-            event["fixes"] = stored_as[event["fixes"]]
+            event["fixes"] = target
         stored = submit_checked(live, event)
         if stored is not None and seq is not None:
             stored_as[seq] = stored.seq
 
     return on_event
+
+
+def _operator_acted_on(live: LiveGame, target: int) -> bool:
+    """Whether anyone but vision has acted on event ``target`` or on a correction of it."""
+    versions = {target}
+    for stored in list(live.records):  # a copy: the operator's thread may append meanwhile
+        if stored.event.get("fixes") in versions:
+            if stored.event.get("source") != "vision":
+                return True
+            versions.add(stored.seq)
+    return False
 
 
 def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: float) -> Feeder:

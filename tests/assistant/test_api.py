@@ -294,3 +294,18 @@ def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
     assert len(log) == 4  # the correction of a play never stored is dropped
     assert log[2]["status"] == "replaced" and log[3]["event"]["fixes"] == 2
     assert [h["event"]["cards"] for h in state["held"]] == ["555"]
+
+
+def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
+        app: FastAPI, client: TestClient) -> None:
+    live = app.state.live
+    send = pipeline_submitter(live)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "review": True,
+          "seq": 2})
+    post(client, {"type": "play", "seat": 0, "cards": "55", "fixes": 2})   # the operator
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
+          "review": True, "seq": 3})
+    state = client.get("/api/state").json()
+    assert state["held"] == [] and state["counts"]["0"] == 34
+    assert len(state["log"]) == 3
