@@ -137,15 +137,13 @@ class Match:
         Raises:
             GoujiError: The event is malformed (also recorded in :attr:`errors`).
         """
-        given = [*self._given, (line, event)]
+        self._given.append((line, event))
         if isinstance(event, Mapping) and "fixes" in event:
-            corrected = apply_corrections(given)
-            if len(corrected) < len(given):
-                self._given = given
+            corrected = apply_corrections(self._given)
+            if len(corrected) < len(self._given):
                 self._replay(corrected)
                 error = next((e for e in self.errors if e.event is event), None)
                 return ApplyResult(error is None, error, ())
-        self._given = given
         return self._apply_one(event, line)
 
     def _apply_one(self, event: Any, line: int | None) -> ApplyResult:
