@@ -121,11 +121,12 @@ def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: flo
 
 
 class _MatchView:
-    """What the pipeline reads of the match (its rules prior): the live state.
+    """What the pipeline reads of the match (its rules prior): the live state, and copies of
+    the live match to judge corrections of recent plays from.
 
     The live game rebuilds its match after a correction, so the pipeline must not hold on to
     one match object; the published state is replaced whole on each change, so reading it from
-    the pipeline thread needs no lock.
+    the pipeline thread needs no lock (copying the match takes the game's lock).
     """
 
     def __init__(self, live: LiveGame) -> None:
@@ -133,6 +134,10 @@ class _MatchView:
 
     def to_json(self) -> dict[str, Any]:
         return self._live.state
+
+    def copy(self) -> Any:
+        """The live match, copied: the checkpoint the pipeline judges corrections from."""
+        return self._live.match_copy()
 
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],

@@ -234,6 +234,12 @@ class LiveGame:
     def resolution(self) -> Resolution:
         return self._resolution
 
+    def match_copy(self) -> rules.Match:
+        """A copy of the rules' match as it stands (the effective log applied), which the caller
+        may play on without touching the game."""
+        with self._lock:
+            return self._match.copy()
+
     def subscribe(self, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Register a page; its queue starts with a snapshot."""
         with self._lock:

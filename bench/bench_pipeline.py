@@ -86,6 +86,7 @@ class Operator:
         self.lag = lag
         self.corrections = 0
         self.stood_for: dict[int, dict[str, Any] | None] = {}  # seq -> the true play, if any
+        self.reviewed: set[int] = set()  # plays the operator has seen to
 
     def review(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The play as it goes into the game; ``None`` when the operator withdraws it."""
@@ -97,6 +98,7 @@ class Operator:
         self.stood_for[event["seq"]] = true_play
         if not event.get("review"):
             return event
+        self.reviewed.add(event["seq"])
         if true_play is None:
             self.corrections += 1
             return None
@@ -107,8 +109,11 @@ class Operator:
                 "source": "operator", "review": False}
 
     def review_correction(self, event: dict[str, Any]) -> dict[str, Any] | None:
-        """The pipeline correcting one of its earlier plays: let in when right, else undone
-        (a correction for the operator: the play stays as the operator left it)."""
+        """The pipeline correcting one of its earlier plays: dropped when the operator has seen
+        to that play (as the live game does), else let in when right or undone (a correction
+        for the operator)."""
+        if event["fixes"] in self.reviewed:
+            return None
         true_play = self.stood_for.get(event["fixes"])
         if true_play is not None and play_key(true_play) == play_key(event):
             return event

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -175,6 +176,10 @@ class Match:
             except GoujiError:
                 pass   # malformed: recorded again
         self.errors = sorted([*self.errors, *foreign], key=lambda e: (e.line is None, e.line or 0))
+
+    def copy(self) -> Match:
+        """An independent copy: events applied to it leave this match as it is."""
+        return copy.deepcopy(self)
 
     def undo(self) -> Match:
         """A new match replayed from the applied events without the last one.

@@ -14,7 +14,6 @@ taken with one of its plays read otherwise (:meth:`MatchPrior.objection_from`).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +28,8 @@ class MatchPrior:
     Args:
         match: a :class:`rules.Match` (its ``verify`` gives the full rules' verdict), or any
             object whose ``to_json()`` returns the match state (then only the turn and the
-            count of the play on the table are checked).
+            count of the play on the table are checked) and whose ``copy()``, if it has one,
+            returns a :class:`rules.Match` of that state (for checkpoints).
     """
 
     def __init__(self, match: Any) -> None:
@@ -78,12 +78,14 @@ class MatchPrior:
                 or trick.get("last_seat") == seat)
 
     def checkpoint(self) -> Any:
-        """A copy of the match now; ``None`` when only its state can be read."""
-        return copy.deepcopy(self.match) if hasattr(self.match, "verify") else None
+        """A copy of the match now (a :class:`rules.Match`, from the match's ``copy()``);
+        ``None`` when the match offers no copy."""
+        make_copy = getattr(self.match, "copy", None)
+        return make_copy() if callable(make_copy) else None
 
     def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str]]) -> str | None:
         """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``."""
-        match = copy.deepcopy(checkpoint)
+        match = checkpoint.copy()
         for seat, cards in plays:
             event = {"type": "play", "seat": seat, "cards": cards, "source": "vision"}
             try:

@@ -309,3 +309,16 @@ def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
     state = client.get("/api/state").json()
     assert state["held"] == [] and state["counts"]["0"] == 34
     assert len(state["log"]) == 3
+
+
+def test_a_copy_of_the_live_match_is_the_games_and_playing_on_it_leaves_the_game_alone(
+        app: FastAPI, client: TestClient, game_events: list[dict[str, Any]]) -> None:
+    for event in game_events[:3]:
+        post(client, event)
+    copy = app.state.live.match_copy()
+    state = client.get("/api/state").json()
+    assert copy.to_json()["counts"] == state["counts"]
+    copy.apply({"type": "collect"})
+    assert copy.apply({"type": "play", "seat": copy.to_json()["to_act"][0], "cards": "3"}).applied
+    assert copy.to_json()["counts"] != state["counts"]
+    assert client.get("/api/state").json()["counts"] == state["counts"]
