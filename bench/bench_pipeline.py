@@ -44,7 +44,7 @@ import numpy as np
 
 import rules
 from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline
-from tracker.plays import FAINT_CONF, MIN_CONF
+from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
@@ -166,7 +166,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
-                     nested_corner=args.nested_corner, revise=args.revise).run(on_event)
+                     nested_corner=args.nested_corner,
+                     max_revisions=args.max_revisions).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -208,7 +209,8 @@ def main() -> int:
                         help="tolerance, as a share of card length, for a box sharing a corner "
                              "with a surer box of its rank: a second reading whatever its score "
                              f"(default {NESTED_CORNER}; 0: never)")
-    parser.add_argument("--no-revise", dest="revise", action="store_false",
+    parser.add_argument("--no-revise", dest="max_revisions", action="store_const", const=0,
+                        default=MAX_REVISIONS,
                         help="never correct an earlier play when a later one contradicts it")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")

@@ -64,7 +64,8 @@ from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
-__all__ = ["FAINT_CONF", "MIN_CONF", "PlaySegmenter", "Prior", "format_play", "match_boxes"]
+__all__ = ["FAINT_CONF", "MAX_REVISIONS", "MIN_CONF", "PlaySegmenter", "Prior", "format_play",
+           "match_boxes"]
 
 Event = dict[str, Any]
 
@@ -73,6 +74,9 @@ MIN_CONF = 0.2
 FAINT_CONF = 0.1
 """Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
 detector feeding the segmenter should report boxes down to it."""
+MAX_REVISIONS = 32
+"""Default count of other readings of recent plays weighed when the rules refuse a play; it
+bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
 
 
 class Prior(Protocol):
@@ -219,8 +223,10 @@ class PlaySegmenter:
             helps, read one unsure card as the classifier's second choice if that makes a play
             they take (detections carrying ``data["runner_up"]`` and
             ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
-        revise: when the rules refuse a play, correct one recent play instead if that explains
-            it more cheaply (module docstring; needs a prior that gives checkpoints).
+        max_revisions: when the rules refuse a play, at most this many other readings of
+            recent plays, one card changed each, are weighed, cheapest first, to correct one of
+            them instead if that explains the play more cheaply (module docstring; needs a
+            prior that gives checkpoints; 0: never).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -229,7 +235,7 @@ class PlaySegmenter:
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
-                 second_choice: bool = True, revise: bool = True) -> None:
+                 second_choice: bool = True, max_revisions: int = MAX_REVISIONS) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -245,7 +251,7 @@ class PlaySegmenter:
         self.max_set_aside = max_set_aside
         self.max_take_in = max_take_in
         self.second_choice = second_choice
-        self.revise = revise
+        self.max_revisions = max_revisions
         self.reset()
 
     def reset(self) -> None:
@@ -474,21 +480,23 @@ class PlaySegmenter:
         event["seq"] = self._made
         return event
 
-    def _readings(self, cards: Detections, nearby: Detections) -> Iterator[_Reading]:
+    def _readings(self, cards: Detections, nearby: Detections, *, most: int = SEAT_COUNT
+                  ) -> Iterator[_Reading]:
         """Other ways of reading a play's cards, in the order they are tried: the fewest,
         least sure unsure cards (below ``review_conf``) set aside; the fewest, surest faint
         cards lying with it taken in; one unsure card read as the rank the classifier found
         next likeliest (``data["runner_up"]``, scored at least ``faint_conf``), surest such
-        reading first. The rules never add or change a card beyond these."""
+        reading first; at most ``most`` cards changed. The rules never add or change a card
+        beyond these."""
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
                   if cards.confidence[i] < self.review_conf]
-        for count in range(1, min(self.max_set_aside, len(unsure), len(cards) - 1) + 1):
+        for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
             for aside in itertools.combinations(unsure, count):
                 kept = np.setdiff1d(np.arange(len(cards)), aside)
                 gone = cards[np.array(aside)]
                 yield _Reading(cards[kept], change=f"set aside unsure {_described(gone)}",
                                cost=count + float(gone.confidence.mean()))
-        for count in range(1, min(self.max_take_in, len(nearby)) + 1):
+        for count in range(1, min(self.max_take_in, most, len(nearby)) + 1):
             for chosen in itertools.combinations(range(len(nearby)), count):
                 taken = nearby[np.array(chosen)]
                 yield _Reading(Detections.merge([cards, taken]), taken=taken,
@@ -526,12 +534,13 @@ class PlaySegmenter:
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
         recent = self._recent
-        if not self.revise or not recent or self._tricks[0][0] is None:
+        if self.max_revisions < 1 or not recent or self._tricks[0][0] is None:
             return None
         as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
-                             for r in self._readings(p.read, p.faint)), key=lambda c: c[:2])
-        for cost, j, reading in candidates:
+                             for r in self._readings(p.read, p.faint, most=1)),
+                            key=lambda c: c[:2])
+        for cost, j, reading in candidates[:self.max_revisions]:
             if cost >= than:
                 break
             plays = [*as_read, (seat, cards)]

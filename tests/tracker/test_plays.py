@@ -375,7 +375,7 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
 
 
 def test_without_revisions_the_answer_is_only_flagged(zones):
-    segmenter, match = refereed(zones, revise=False)
+    segmenter, match = refereed(zones, max_revisions=0)
     lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]
     follow(segmenter, match, cards(*lead), 0.0)
     events = follow(segmenter, match, cards(*lead, *fan("666", 860, 480)), 1.0)
