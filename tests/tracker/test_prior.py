@@ -89,3 +89,17 @@ def test_a_checkpoint_judges_other_versions_of_the_plays_after_it(match):
 
 def test_a_state_only_view_gives_no_checkpoint(match):
     assert MatchPrior(StateView(match)).checkpoint() is None
+
+
+def test_a_state_view_that_offers_copies_of_its_match_gives_checkpoints(match):
+    class CopyingView(StateView):
+        """What the live dashboard hands over: the state, and copies of its match."""
+
+        def copy(self):
+            return self.match.copy()
+
+    prior = MatchPrior(CopyingView(match))
+    before = prior.checkpoint()
+    assert isinstance(before, rules.Match) and before is not match
+    assert prior.objection_from(before, [(1, "666")]) is None
+    assert "2 cards against 3" in prior.objection_from(before, [(1, "66")])
