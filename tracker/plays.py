@@ -363,11 +363,10 @@ class PlaySegmenter:
 
     def _set_aside_swept(self, plays: list[tuple[int, Detections]]
                          ) -> list[tuple[int, Detections]]:
-        """The plays among those first seen as a trick was gathered that are plays; the
-        others are the swept trick's own cards, moved and read anew, and become stragglers.
-
-        Such a play is the trick's cards when every card of it is unsure and the rules refuse
-        it (a small joker read in the pile when four were played already)."""
+        """``plays``, first seen in the picture where the trick was gathered, less those that
+        are the swept trick's own cards, moved and read anew: every card unsure and the rules
+        refusing the play (a small joker read in the pile when four were played already).
+        Those become stragglers."""
         if self.prior is None:
             return plays
         kept = []
