@@ -7,9 +7,10 @@ beating it). A play the rules refuse is still reported, held for the operator's 
 the rules' reason; if setting aside one or two of its unsure cards gives a play the rules take,
 that play is reported instead (still held, the set-aside cards named in the reason).
 
-With a full :class:`rules.Match`, the prior also keeps the state before a trick's lead
-(:meth:`MatchPrior.checkpoint`), so that the segmenter can ask whether the whole trick would be
-taken with one of its plays read otherwise (:meth:`MatchPrior.objection_from`).
+With a match that offers copies (a :class:`rules.Match`, or the live game's view of one), the
+prior also gives checkpoints, copies of the match before a trick (:meth:`MatchPrior.checkpoint`),
+so that the segmenter can ask whether the plays since would all be taken with one of them read
+otherwise (:meth:`MatchPrior.objection_from`).
 """
 
 from __future__ import annotations
