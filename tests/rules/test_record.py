@@ -103,6 +103,23 @@ def test_a_correction_of_a_correction_and_unreadable_lines_survive_the_replay():
     assert m.log[1]["cards"] == "5"
 
 
+def test_a_copy_goes_on_alone_and_ends_where_the_whole_log_does():
+    from rules.selfplay import random_match
+
+    events = random_match(3, rounds=3)
+    half = len(events) * 2 // 3                    # in the third round
+    match = Match("qingdao")
+    for event in events[:half]:
+        match.apply(event)
+    before = json.dumps(match.to_json(), sort_keys=True)
+    twin = match.copy()
+    for event in events[half:]:
+        twin.apply(event)
+    assert json.dumps(match.to_json(), sort_keys=True) == before
+    assert twin.to_json() == replay(events, ruleset="qingdao").to_json()
+    assert twin.round is not match.round and twin.rounds[0] is match.rounds[0]
+
+
 def test_dumps_loads_round_trip():
     events = [{"type": "play", "seat": 1, "cards": "BJ 55", "t": 1.5}]
     assert [e for _, e in loads(dumps(events))] == events
