@@ -88,10 +88,11 @@ class MatchPrior:
         """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``."""
         match = checkpoint.copy()
         for seat, cards in plays:
-            event = {"type": "play", "seat": seat, "cards": cards, "source": "vision"}
             try:
-                match.verify(event)
-            except ValueError as exc:  # GoujiError: illegal or malformed
+                result = match.apply({"type": "play", "seat": seat, "cards": cards,
+                                      "source": "vision"})
+            except ValueError as exc:  # GoujiError: malformed
                 return f"rules: {exc}"
-            match.apply(event)
+            if result.error is not None:
+                return f"rules: {result.error.reason}"
         return None
