@@ -536,9 +536,11 @@ class PlaySegmenter:
         if self.max_revisions < 1 or not recent or self._tricks[0][0] is None:
             return None
         as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
+        for play in recent:
+            if play.alternatives is None:  # read and faint cards never change: worked out once
+                play.alternatives = list(self._readings(play.read, play.faint, most=1))
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
-                             for r in self._readings(p.read, p.faint, most=1)),
-                            key=lambda c: c[:2])
+                             for r in p.alternatives or ()), key=lambda c: c[:2])
         for cost, j, reading in candidates[:self.max_revisions]:
             if cost >= than:
                 break
@@ -556,10 +558,10 @@ class PlaySegmenter:
         events = []
         for i, play in enumerate(self._recent):
             new = reading if i == index else _Reading(play.read)
-            if format_play(new.cards.class_id) == format_play(play.reading.cards.class_id):
-                play.reading = new
-                continue
+            unchanged = format_play(new.cards.class_id) == format_play(play.reading.cards.class_id)
             play.reading = new
+            if unchanged:
+                continue
             event: Event = {
                 "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
                 "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
@@ -617,6 +619,8 @@ class _TrickPlay:
     """The faint cards lying with it then, surest first."""
     reading: _Reading
     """How it stands reported now."""
+    alternatives: list[_Reading] | None = None
+    """Its other readings with one card changed, once a correction was weighed."""
 
 
 def _described(cards: Detections) -> str:
