@@ -174,7 +174,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     score = score_plays(truth, events)
     same_game = game_state(truth, args.ruleset) == game_state(events, args.ruleset)
     true_still = [e["t"] for e in truth if e["type"] == "play"]
-    seen_at = [e["t"] for e in events if e["type"] == "play"]
+    seen_at = [e["t"] for _, e in rules.apply_corrections(list(enumerate(events)))
+               if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
     return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
             "corrections": operator.corrections if operator else 0}

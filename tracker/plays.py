@@ -21,8 +21,9 @@ The rules may pick between two seats of a border play, and when they refuse a pl
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
-take, or else read one unsure card as the rank the classifier found next likeliest; that play
-is still held for review. They never invent a card, nor give one a rank vision did not see.
+take, or else read one unsure card (or one faint card taken in) as the rank the classifier
+found next likeliest; that play is still held for review. They never invent a card, nor give
+one a rank vision did not see.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
 a seat's count links its plays across tricks. When the rules refuse a play as read, and one
@@ -30,7 +31,10 @@ earlier play of this trick or the one before, read in one of those other ways (t
 read), makes all of them plays the rules take, more cheaply than mending the new play, the
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
-each answer losing a card). Corrections are held for review too.
+each answer losing a card). A round deals each rank a fixed number of times, so a play refused
+for a rank the deck has no more of may correct a play of any earlier trick of the round that
+holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid). Corrections are
+held for review too.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -81,6 +85,9 @@ bounds the time a refused play may cost (each is judged by replaying the recent 
 
 class Prior(Protocol):
     """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
+
+    def in_round(self) -> bool:
+        """Whether a round is in play (else the next play begins one)."""
 
     def may_act(self, seat: int) -> bool:
         """Whether ``seat`` may play now."""
@@ -220,13 +227,15 @@ class PlaySegmenter:
         max_take_in: at most this many faint cards are taken into a play the rules refuse
             (0: never).
         second_choice: when the rules refuse a play and neither setting aside nor taking in
-            helps, read one unsure card as the classifier's second choice if that makes a play
-            they take (detections carrying ``data["runner_up"]`` and
+            helps, read one unsure card as the classifier's second choice, or take in one faint
+            card as its second choice, if that makes a play they take (detections carrying
+            ``data["runner_up"]`` and
             ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
         max_revisions: when the rules refuse a play, at most this many other readings of
             recent plays, one card changed each, are weighed, cheapest first, to correct one of
-            them instead if that explains the play more cheaply (module docstring; needs a
-            prior that gives checkpoints; 0: never).
+            them instead if that explains the play more cheaply; as many again of the round's
+            earlier plays holding one of its ranks (module docstring; needs a prior that gives
+            checkpoints; 0: never).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -261,8 +270,9 @@ class PlaySegmenter:
         self._settled = False
         self._memory = Detections.empty()      # face-up cards of the current trick
         self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
-        # The current trick and the one before (a count gone wrong shows in the next trick):
-        # the rules' checkpoint before each lead, and its plays.
+        # The tricks of the round in play (a count gone wrong shows in the next trick, a rank
+        # read too often when the deck runs out of it): the rules' checkpoint before each
+        # lead, and its plays.
         self._tricks: list[tuple[Any, list[_TrickPlay]]] = []
         self._made = 0                           # events made: the last one's seq
         self.last_seat: int | None = None
@@ -427,8 +437,10 @@ class PlaySegmenter:
         taken into plays."""
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
+        if prior is not None and not prior.in_round():
+            self._tricks = []   # a new deal: the plays before say nothing of this round's
         if prior is not None and (not self._tricks or prior.leads(seat)):
-            self._tricks = [*self._tricks[-1:], (prior.checkpoint(), [])]
+            self._tricks.append((prior.checkpoint(), []))
         read, reading = cards, _Reading(cards)
         text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
@@ -437,10 +449,12 @@ class PlaySegmenter:
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
-            revision = self._revision(prior, seat, text, than=sum(
+            revision = (self._revision(prior, seat, text, than=sum(
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
-            if revision is not None:
-                events, revised_taken = self._revise(*revision, after=f"seat {seat} played {text}")
+                or self._earlier_revision(prior, seat, cards.class_id,
+                                          than=repair.cost if repair else np.inf))
+            if revision:
+                events, revised_taken = self._revise(revision, after=f"seat {seat} played {text}")
                 objection = None
             elif repair is not None:
                 reading = repair
@@ -471,7 +485,14 @@ class PlaySegmenter:
     @property
     def _recent(self) -> list[_TrickPlay]:
         """The plays of the current trick and the one before, in order."""
-        return [play for _, plays in self._tricks for play in plays]
+        return [play for _, plays in self._tricks[-2:] for play in plays]
+
+    def _alternatives(self, play: _TrickPlay) -> list[_Reading]:
+        """``play``'s other readings with one card changed (read and faint cards never change:
+        worked out once)."""
+        if play.alternatives is None:
+            play.alternatives = list(self._readings(play.read, play.faint, most=1))
+        return play.alternatives
 
     def _numbered(self, event: Event) -> Event:
         """``event`` with the next ``seq``: what a correction names in ``fixes``."""
@@ -485,8 +506,8 @@ class PlaySegmenter:
         least sure unsure cards (below ``review_conf``) set aside; the fewest, surest faint
         cards lying with it taken in; one unsure card read as the rank the classifier found
         next likeliest (``data["runner_up"]``, scored at least ``faint_conf``), surest such
-        reading first; at most ``most`` cards changed. The rules never add or change a card
-        beyond these."""
+        reading first; one faint card taken in as its second choice (a fan's strip misread);
+        at most ``most`` cards changed. The rules never add or change a card beyond these."""
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
                   if cards.confidence[i] < self.review_conf]
         for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
@@ -501,31 +522,42 @@ class PlaySegmenter:
                 yield _Reading(Detections.merge([cards, taken]), taken=taken,
                                change=f"took in faint {_described(taken)}",
                                cost=count + 1 - float(taken.confidence.mean()))
-        runner_up = cards.data.get("runner_up")
-        runner_up_confidence = cards.data.get("runner_up_confidence")
-        if runner_up is None or runner_up_confidence is None or not self.second_choice:
+        if not self.second_choice:
             return
-        for i in np.argsort(-runner_up_confidence, kind="stable"):
-            if (cards.confidence[i] >= self.review_conf
-                    or runner_up_confidence[i] < self.faint_conf):
-                continue
-            class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
-            class_id[i], confidence[i] = runner_up[i], runner_up_confidence[i]
-            # the first reading becomes the runner-up: the card's two readings swap
-            second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
-            second[i], second_confidence[i] = cards.class_id[i], cards.confidence[i]
-            read = replace(cards, confidence=confidence, class_id=class_id).with_data(
-                runner_up=second, runner_up_confidence=second_confidence)
-            yield _Reading(read, change=(f"read unsure {_described(cards[i])} as "
-                                         f"{CLASS_NAMES[int(class_id[i])]} "
-                                         f"(conf {confidence[i]:.3f})"),
-                           cost=1 + float(cards.confidence[i] - confidence[i]))
+        for i in self._second_choices(cards, below=self.review_conf):
+            yield _Reading(_as_second_choice(cards, i),
+                           change=(f"read unsure {_described(cards[i])} as "
+                                   f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
+                                   f"(conf {cards.data['runner_up_confidence'][i]:.3f})"),
+                           cost=1 + float(cards.confidence[i]
+                                          - cards.data["runner_up_confidence"][i]))
+        if most < 1 or self.max_take_in < 1:
+            return
+        for i in self._second_choices(nearby):
+            taken = _as_second_choice(nearby, i)[i]
+            # Two changes: taking the faint card in (1 + 1 - its score as taken) and reading
+            # it as its second choice (1 + how much surer the first choice was).
+            yield _Reading(Detections.merge([cards, taken]), taken=taken,
+                           change=(f"took in faint {_described(nearby[i])} as "
+                                   f"{CLASS_NAMES[int(taken.class_id[0])]} "
+                                   f"(conf {taken.confidence[0]:.3f})"),
+                           cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
+
+    def _second_choices(self, cards: Detections, *, below: float = np.inf) -> list[int]:
+        """The cards read below ``below`` whose second choice (``data["runner_up"]``) scored
+        at least ``faint_conf``, surest second choice first."""
+        runner_up_confidence = cards.data.get("runner_up_confidence")
+        if runner_up_confidence is None or "runner_up" not in cards.data:
+            return []
+        return [int(i) for i in np.argsort(-runner_up_confidence, kind="stable")
+                if cards.confidence[i] < below and runner_up_confidence[i] >= self.faint_conf]
 
     def _revision(self, prior: Prior, seat: int, cards: str, *, than: float
-                  ) -> tuple[int, _Reading] | None:
+                  ) -> list[tuple[_TrickPlay, _Reading]]:
         """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
         after which the rules take every recent play and ``cards`` from ``seat`` as read, if
-        it costs less than ``than``: ``(its index among the recent plays, the reading)``.
+        it costs less than ``than``: each recent play with its reading then (none if there is
+        no such reading).
 
         A play answering the lead must have the lead's count, so the plays after an unsure
         lead are evidence about it: a lead read with one card too many or too few is mended
@@ -533,33 +565,60 @@ class PlaySegmenter:
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
         recent = self._recent
-        if self.max_revisions < 1 or not recent or self._tricks[0][0] is None:
-            return None
+        checkpoint = self._tricks[-2:][0][0] if self._tricks else None
+        if self.max_revisions < 1 or not recent or checkpoint is None:
+            return []
         as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
-        for play in recent:
-            if play.alternatives is None:  # read and faint cards never change: worked out once
-                play.alternatives = list(self._readings(play.read, play.faint, most=1))
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
-                             for r in p.alternatives or ()), key=lambda c: c[:2])
+                             for r in self._alternatives(p)), key=lambda c: c[:2])
         for cost, j, reading in candidates[:self.max_revisions]:
             if cost >= than:
                 break
             plays = [*as_read, (seat, cards)]
             plays[j] = (recent[j].seat, format_play(reading.cards.class_id))
-            if prior.objection_from(self._tricks[0][0], plays) is None:
-                return j, reading
-        return None
+            if prior.objection_from(checkpoint, plays) is None:
+                return [(play, reading if i == j else _Reading(play.read))
+                        for i, play in enumerate(recent)]
+        return []
 
-    def _revise(self, index: int, reading: _Reading, *, after: str
+    def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
+                          than: float) -> list[tuple[_TrickPlay, _Reading]]:
+        """The cheapest other reading of one play of an earlier trick of the round, with one
+        card fewer of a rank the new play holds, after which the rules take every play since
+        (as reported) and the new play ``class_ids`` from ``seat``, if it costs less than
+        ``than``: that play with its reading (none if there is no such reading).
+
+        A round deals each rank a fixed number of times, so a play refused for a rank the
+        deck has no more of shows that an earlier play of that rank was read with one too
+        many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid)."""
+        if self.max_revisions < 1 or len(self._tricks) < 3:
+            return []
+        ranks = set(class_ids.tolist())
+        candidates = []
+        for k, (checkpoint, trick) in enumerate(self._tricks[:-2]):
+            for play in trick if checkpoint is not None else ():
+                held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
+                candidates += [(r.cost, play.seq, k, play, r) for r in self._alternatives(play)
+                               if r.cost < than and any(np.sum(r.cards.class_id == rank)
+                                                        < held[rank] for rank in ranks)]
+        text = format_play(class_ids)
+        for _, _, k, play, reading in sorted(candidates, key=lambda c: c[:2])[
+                :self.max_revisions]:
+            since = [(p.seat, format_play((reading if p is play else p.reading).cards.class_id))
+                     for _, trick in self._tricks[k:] for p in trick]
+            if prior.objection_from(self._tricks[k][0], [*since, (seat, text)]) is None:
+                return [(play, reading)]
+        return []
+
+    def _revise(self, changes: list[tuple[_TrickPlay, _Reading]], *, after: str
                 ) -> tuple[list[Event], Detections]:
-        """Corrections (``fixes``) putting recent play ``index`` in ``reading`` and every other
-        recent play back as read, and the faint cards they take in; what changes is held for
-        review."""
-        events = []
-        for i, play in enumerate(self._recent):
-            new = reading if i == index else _Reading(play.read)
+        """Corrections (``fixes``) putting each earlier play in its new reading, and the faint
+        cards they take in; what changes is held for review."""
+        events, taken = [], []
+        for play, new in changes:
             unchanged = format_play(new.cards.class_id) == format_play(play.reading.cards.class_id)
             play.reading = new
+            taken.append(new.taken)
             if unchanged:
                 continue
             event: Event = {
@@ -568,7 +627,7 @@ class PlaySegmenter:
                 "review": True, "reason": f"revised when {after}: {new.change or 'as read'}",
                 "fixes": play.seq}
             events.append(self._numbered(event))
-        return events, reading.taken
+        return events, Detections.merge(taken)
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, surest first."""
@@ -621,6 +680,18 @@ class _TrickPlay:
     """How it stands reported now."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
+
+
+def _as_second_choice(cards: Detections, i: int) -> Detections:
+    """``cards`` with card ``i`` read as its second choice; its first reading becomes its
+    second (the card's two readings swap)."""
+    class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
+    second, second_confidence = (cards.data["runner_up"].copy(),
+                                 cards.data["runner_up_confidence"].copy())
+    class_id[i], second[i] = second[i], class_id[i]
+    confidence[i], second_confidence[i] = second_confidence[i], confidence[i]
+    return replace(cards, confidence=confidence, class_id=class_id).with_data(
+        runner_up=second, runner_up_confidence=second_confidence)
 
 
 def _described(cards: Detections) -> str:

@@ -41,6 +41,10 @@ class MatchPrior:
         # Before the first play of a round anyone may lead.
         return state.get("round", 0) >= 1 and not state.get("round_over", False)
 
+    def in_round(self) -> bool:
+        """Whether a round is in play (else the next play begins one)."""
+        return self._in_round(self.match.to_json())
+
     def may_act(self, seat: int) -> bool:
         """Whether the rules let ``seat`` play now (always, before a round has begun)."""
         state: dict[str, Any] = self.match.to_json()

@@ -20,6 +20,9 @@ class FakePrior:
     def __init__(self, to_act=range(6), objections=None, only=None):
         self.to_act, self.objections, self.only = set(to_act), objections or {}, only
 
+    def in_round(self):
+        return True
+
     def may_act(self, seat):
         return seat in self.to_act
 
@@ -322,6 +325,24 @@ def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones):
     assert hold(segmenter, seen, 1.0, 1.0) == []
 
 
+@pytest.mark.parametrize(("second", "played", "why"), [
+    (("A", 0.12), "AAA", "the strip's second choice makes the play"),
+    (("A", 0.05), "AA", "its second choice is below faint_conf"),
+    (("K", 0.12), "AA", "the rules refuse its second choice too"),
+])
+def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
+        zones, second, played, why):
+    # A tight fan's strip, found faintly (0.17) and read as a 4, the ace its second choice.
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, "AAA")}))
+    seen = second_choices(cards(*fan("AA", 600, 120), ("4", 628, 120, 0.17)),
+                          ["K", "K", second[0]], [0.01, 0.01, second[1]])
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, played)], why
+    if played == "AAA":
+        assert events[0]["reason"] == ("unsure card (conf 0.12); rules: no; took in faint 4 "
+                                       "(conf 0.170) as A (conf 0.120)")
+
+
 @pytest.mark.parametrize(("king", "runner_up", "options", "why"), [
     (0.6, ("A", 0.3), {}, "the king is read surely"),
     (0.35, ("A", 0.05), {}, "the ace is below faint_conf"),
@@ -425,6 +446,39 @@ def test_a_seats_count_corrects_its_play_of_the_trick_before(zones):
     assert events[0]["reason"] == ("revised when seat 0 played 99: set aside unsure 5 "
                                    "(conf 0.300)")
     assert match.to_json()["finish_order"] == [0]
+
+
+def twos_or_queens(items):
+    """Detections of ``items``, each unsure 2 with a queen as its second choice."""
+    unsure = [rank == "2" and len(rest) > 2 for rank, *rest in items]
+    return second_choices(cards(*items), ["Q" if u else "3" for u in unsure],
+                          [0.13 if u else 0.01 for u in unsure])
+
+
+@pytest.mark.parametrize("max_revisions", [32, 0])
+def test_a_rank_the_deck_has_no_more_of_corrects_an_earlier_trick(zones, max_revisions):
+    segmenter, match = refereed(zones, max_revisions=max_revisions)
+    # Trick 1: 22QQ, a queen read as a 2 (0.34; the queen its second choice); then 8 and 6 2s,
+    # each trick gathered: the sixteenth 2 shows that the first trick had one 2 too many.
+    leads = [[*fan("22", 560, 560), ("2", 588, 560, 0.34), ("Q", 602, 560)],
+             fan("22222222", 540, 560), fan("222222", 560, 560)]
+    events = []
+    for i, lead in enumerate(leads):
+        events += follow(segmenter, match, twos_or_queens(lead), 2 * i)
+        events += follow(segmenter, match, cards(), 2 * i + 1)
+    assert plays(events)[:2] == [(0, "222Q"), (0, "22222222")]
+    corrections = [e for e in events if "fixes" in e]
+    play = events[-2]                                       # the last play, then its gather
+    if not max_revisions:
+        assert corrections == [] and match.errors
+        assert "more 2 than the deck holds (16)" in play["reason"]
+        return
+    assert corrections == [events[-3]]
+    assert (corrections[0]["cards"], corrections[0]["fixes"]) == ("22QQ", 1)
+    assert corrections[0]["reason"] == ("revised when seat 0 played 222222: read unsure 2 "
+                                        "(conf 0.340) as Q (conf 0.130)")
+    assert (play["cards"], play["review"]) == ("222222", False)
+    assert match.errors == [] and match.to_json()["counts"]["0"] == 36 - 18
 
 
 @pytest.mark.parametrize(("confidence", "refused", "played"), [
