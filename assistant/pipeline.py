@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tracker.plays import PlaySegmenter
+from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
@@ -38,7 +38,7 @@ from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, second_readings
 
 __all__ = ["DEMO_SEED", "NESTED_BELOW", "NESTED_CORNER", "NESTED_INSIDE", "ChangeDetector",
-           "Pipeline", "PipelineStats", "demo_assets"]
+           "Pipeline", "PipelineStats", "card_detector", "demo_assets"]
 
 Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
@@ -53,6 +53,15 @@ NESTED_BELOW = 0.35
 NESTED_CORNER = 0.05
 """Default tolerance, as a share of card length, for a box sharing a corner with a surer box
 of its rank: then it is a second reading whatever its score."""
+
+
+def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
+                  threads: int = 2, faint_conf: float = FAINT_CONF) -> Any:
+    """The ONNX card models (:class:`vision.detector.Detector`; ``None``: the shipped ones)
+    reporting boxes down to ``faint_conf``, the segmenter's: the rules may need a card the
+    detector found only faintly, so the detector must not drop it."""
+    from vision.detector import Detector
+    return Detector(model, classifier=classifier, threads=threads, conf=faint_conf)
 
 
 @dataclass(slots=True)
@@ -235,8 +244,7 @@ class Pipeline:
             self.zones, window=window,
             prior=MatchPrior(match) if match is not None else None, **segmenter_options)
         if detector is None:
-            from vision.detector import Detector
-            detector = Detector(conf=self.segmenter.faint_conf)
+            detector = card_detector(faint_conf=self.segmenter.faint_conf)
         self.detector = detector
         self._fit_detector()
         self.stats = PipelineStats()

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 import rules
-from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline
+from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline, card_detector
 from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
@@ -145,9 +145,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                   if args.miss or args.confuse else TruthDetector(folder))
         detector, source, per_zone = oracle, oracle.follow(source), False
     else:
-        from vision.detector import Detector
-        detector = Detector(args.model, classifier=args.classifier,
-                            conf=min(args.faint_conf, args.conf), threads=args.threads)
+        detector = card_detector(args.model, classifier=args.classifier, threads=args.threads,
+                                 faint_conf=min(args.faint_conf, args.conf))
         per_zone = not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []

@@ -102,9 +102,10 @@ class Prior(Protocol):
         """The rules' state now, to judge later other versions of the plays that follow
         (``None``: the prior cannot)."""
 
-    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str]]) -> str | None:
+    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                       ) -> str | None:
         """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
-        one after another, or ``None``."""
+        one after another (``None``: the trick was gathered there), or ``None``."""
 
 
 def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
@@ -273,7 +274,7 @@ class PlaySegmenter:
         # The tricks of the round in play (a count gone wrong shows in the next trick, a rank
         # read too often when the deck runs out of it): the rules' checkpoint before each
         # lead, and its plays.
-        self._tricks: list[tuple[Any, list[_TrickPlay]]] = []
+        self._tricks: list[_Trick] = []
         self._made = 0                           # events made: the last one's seq
         self.last_seat: int | None = None
         """Seat of the last committed play."""
@@ -346,6 +347,8 @@ class PlaySegmenter:
                                                still_visible=still_visible)}))
             self._leftovers = current[seen_before]
             self._memory = Detections.empty()
+            if self._tricks:
+                self._tricks[-1].gathered = True
             seen_before = np.zeros(len(current), bool)
         else:
             # What is seen of a remembered card replaces its old box: a card later laid on
@@ -440,7 +443,7 @@ class PlaySegmenter:
         if prior is not None and not prior.in_round():
             self._tricks = []   # a new deal: the plays before say nothing of this round's
         if prior is not None and (not self._tricks or prior.leads(seat)):
-            self._tricks.append((prior.checkpoint(), []))
+            self._tricks.append(_Trick(prior.checkpoint()))
         read, reading = cards, _Reading(cards)
         text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
@@ -478,14 +481,14 @@ class PlaySegmenter:
             event["reason"] = "; ".join(reasons)
         events.append(self._numbered(event))
         if prior is not None:
-            self._tricks[-1][1].append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
+            self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
                                                   faint=nearby, reading=reading))
         return events, Detections.merge([reading.taken, revised_taken])
 
     @property
     def _recent(self) -> list[_TrickPlay]:
         """The plays of the current trick and the one before, in order."""
-        return [play for _, plays in self._tricks[-2:] for play in plays]
+        return [play for trick in self._tricks[-2:] for play in trick.plays]
 
     def _alternatives(self, play: _TrickPlay) -> list[_Reading]:
         """``play``'s other readings with one card changed (read and faint cards never change:
@@ -565,20 +568,19 @@ class PlaySegmenter:
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
         recent = self._recent
-        checkpoint = self._tricks[-2:][0][0] if self._tricks else None
+        checkpoint = self._tricks[-2:][0].checkpoint if self._tricks else None
         if self.max_revisions < 1 or not recent or checkpoint is None:
             return []
-        as_read = [(p.seat, format_play(p.read.class_id)) for p in recent]
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
                              for r in self._alternatives(p)), key=lambda c: c[:2])
         for cost, j, reading in candidates[:self.max_revisions]:
             if cost >= than:
                 break
-            plays = [*as_read, (seat, cards)]
-            plays[j] = (recent[j].seat, format_play(reading.cards.class_id))
-            if prior.objection_from(checkpoint, plays) is None:
-                return [(play, reading if i == j else _Reading(play.read))
-                        for i, play in enumerate(recent)]
+            changes = [(play, reading if i == j else _Reading(play.read))
+                       for i, play in enumerate(recent)]
+            since = _replayed(self._tricks[-2:], {id(play): new for play, new in changes})
+            if prior.objection_from(checkpoint, [*since, (seat, cards)]) is None:
+                return changes
         return []
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
@@ -595,8 +597,8 @@ class PlaySegmenter:
             return []
         ranks = set(class_ids.tolist())
         candidates = []
-        for k, (checkpoint, trick) in enumerate(self._tricks[:-2]):
-            for play in trick if checkpoint is not None else ():
+        for k, trick in enumerate(self._tricks[:-2]):
+            for play in trick.plays if trick.checkpoint is not None else ():
                 held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
                 candidates += [(r.cost, play.seq, k, play, r) for r in self._alternatives(play)
                                if r.cost < than and any(np.sum(r.cards.class_id == rank)
@@ -604,9 +606,8 @@ class PlaySegmenter:
         text = format_play(class_ids)
         for _, _, k, play, reading in sorted(candidates, key=lambda c: c[:2])[
                 :self.max_revisions]:
-            since = [(p.seat, format_play((reading if p is play else p.reading).cards.class_id))
-                     for _, trick in self._tricks[k:] for p in trick]
-            if prior.objection_from(self._tricks[k][0], [*since, (seat, text)]) is None:
+            since = _replayed(self._tricks[k:], {id(play): reading})
+            if prior.objection_from(self._tricks[k].checkpoint, [*since, (seat, text)]) is None:
                 return [(play, reading)]
         return []
 
@@ -692,6 +693,31 @@ def _as_second_choice(cards: Detections, i: int) -> Detections:
     confidence[i], second_confidence[i] = second_confidence[i], confidence[i]
     return replace(cards, confidence=confidence, class_id=class_id).with_data(
         runner_up=second, runner_up_confidence=second_confidence)
+
+
+@dataclass(slots=True)
+class _Trick:
+    """A trick of the round in play, as the segmenter saw it."""
+
+    checkpoint: Any
+    """The rules' state before its lead (:meth:`Prior.checkpoint`)."""
+    plays: list[_TrickPlay] = field(default_factory=list)
+    gathered: bool = False
+    """Whether it was seen gathered (a ``collect``)."""
+
+
+def _replayed(tricks: Sequence[_Trick], readings: dict[int, _Reading]
+              ) -> list[tuple[int, str] | None]:
+    """The plays of ``tricks`` as :meth:`Prior.objection_from` takes them: each in its reading
+    in ``readings`` (by ``id`` of the play) or else as reported, ``None`` where a trick was
+    gathered (a seat that went out leads no more, whoever took the trick)."""
+    items: list[tuple[int, str] | None] = []
+    for trick in tricks:
+        items += [(play.seat, format_play(readings.get(id(play), play.reading).cards.class_id))
+                  for play in trick.plays]
+        if trick.gathered:
+            items.append(None)
+    return items
 
 
 def _described(cards: Detections) -> str:

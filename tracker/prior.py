@@ -88,13 +88,16 @@ class MatchPrior:
         make_copy = getattr(self.match, "copy", None)
         return make_copy() if callable(make_copy) else None
 
-    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str]]) -> str | None:
-        """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``."""
+    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                       ) -> str | None:
+        """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``
+        (``None``: the trick was gathered there, everyone still to act passed)."""
         match = checkpoint.copy()
-        for seat, cards in plays:
+        for play in plays:
+            event = ({"type": "collect"} if play is None else
+                     {"type": "play", "seat": play[0], "cards": play[1], "source": "vision"})
             try:
-                result = match.apply({"type": "play", "seat": seat, "cards": cards,
-                                      "source": "vision"})
+                result = match.apply(event)
             except ValueError as exc:  # GoujiError: malformed
                 return f"rules: {exc}"
             if result.error is not None:

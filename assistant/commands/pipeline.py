@@ -51,16 +51,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def process_command(args: argparse.Namespace) -> int:
     import rules
-    from assistant.pipeline import Pipeline
-    from tracker.plays import FAINT_CONF
+    from assistant.pipeline import Pipeline, card_detector
     from tracker.table import TableLayout
     from vision.capture import frames
-    from vision.detector import Detector
 
     table = TableLayout.load(args.table)
     source = frames(args.video)  # a missing file fails here, before the model loads
-    detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
-                        conf=FAINT_CONF)
+    detector = card_detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     args.events.parent.mkdir(parents=True, exist_ok=True)
     with args.events.open("w", encoding="utf-8") as log:

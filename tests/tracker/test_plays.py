@@ -448,6 +448,22 @@ def test_a_seats_count_corrects_its_play_of_the_trick_before(zones):
     assert match.to_json()["finish_order"] == [0]
 
 
+def test_a_gathered_trick_ends_where_it_was_seen_gathered_in_a_correction(zones):
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [4, 36, 36, 36, 36, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    # Seat 0 leads its last four nines, read 999 (one unsure) with a faint 9 beside them.
+    lead = [*fan("99", 600, 560), ("9", 628, 560, 0.41), ("9", 642, 560, 0.15)]
+    follow(segmenter, match, cards(*lead), 0.0)
+    assert plays(follow(segmenter, match, cards(), 1.0)) == []          # gathered
+    events = follow(segmenter, match, cards(*fan("KK", 860, 480)), 2.0)
+    # 99 (the unsure 9 set aside, cheaper) would make KK an answer, but the trick was seen
+    # gathered before it: only 9999, seat 0's last cards, lets seat 1 lead.
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (0, "9999", 1), (1, "KK", None)]
+    assert match.to_json()["finish_order"] == [0] and match.errors == []
+
+
 def twos_or_queens(items):
     """Detections of ``items``, each unsure 2 with a queen as its second choice."""
     unsure = [rank == "2" and len(rest) > 2 for rank, *rest in items]

@@ -94,6 +94,9 @@ def test_a_checkpoint_judges_other_versions_of_the_plays_after_it(match):
     assert prior.objection_from(before, [(1, "666"), (2, "777")]) is None
     assert "2 cards against 3" in prior.objection_from(before, [(1, "66")])
     assert "does not beat" in prior.objection_from(before, [(1, "666"), (2, "444")])
+    # A gather (None) ends the trick: 555's seat leads the next one, not an answer.
+    assert prior.objection_from(before, [(1, "666"), (2, "777"), None, (2, "44")]) is None
+    assert "leads this trick" in prior.objection_from(before, [(1, "666"), None, (2, "777")])
     # Judging changes neither the checkpoint nor the match.
     assert prior.objection_from(before, [(1, "777")]) is None
     assert match.to_json()["trick"]["last_cards"] == "666"
