@@ -206,8 +206,8 @@ class Pipeline:
             faint cards into a play they refuse without them; boxes below ``min_conf`` never
             count on their own.
         match: a :class:`rules.Match` the caller keeps up to date by applying the events it
-            receives; used as the rules' prior and to announce new rounds. The pipeline only
-            reads it.
+            receives; the rules' prior (:class:`tracker.prior.MatchPrior`), which also opens
+            new rounds. The pipeline only reads it.
         ruleset: ruleset named in inferred ``round`` events (default: the match's).
         window: seconds cards must lie still before they count.
         per_zone: detect on each seat's upright crop (the detector's training view); ``False``
@@ -233,8 +233,6 @@ class Pipeline:
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table
-        self.match = match
-        self.ruleset = ruleset
         self.per_zone = per_zone
         self.nested_inside = nested_inside
         self.nested_below = nested_below
@@ -242,7 +240,8 @@ class Pipeline:
         self.zones = SeatZones(table)
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
-            prior=MatchPrior(match) if match is not None else None, **segmenter_options)
+            prior=MatchPrior(match, ruleset=ruleset) if match is not None else None,
+            **segmenter_options)
         if detector is None:
             detector = card_detector(faint_conf=self.segmenter.faint_conf)
         self.detector = detector
@@ -301,16 +300,6 @@ class Pipeline:
         return found.with_data(second_reading=second_readings(
             found, inside=self.nested_inside, below=self.nested_below, corner=corner))
 
-    def _round_event(self, play: Event) -> Event | None:
-        """A ``round`` event when ``play`` is the first of a round the match has not begun."""
-        if self.match is None:
-            return None
-        state = self.match.to_json()
-        if state.get("round", 0) >= 1 and not state.get("round_over", False):
-            return None
-        return {"type": "round", "ruleset": self.ruleset or state.get("ruleset", "qingdao"),
-                "first": play["seat"], "t": play["t"], "source": "inferred"}
-
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,
             stop: Callable[[], bool] | threading.Event | None = None) -> PipelineStats:
@@ -329,19 +318,6 @@ class Pipeline:
             The run's :class:`PipelineStats` (also kept in :attr:`stats`).
         """
         should_stop = stop.is_set if isinstance(stop, threading.Event) else stop
-        seq_of: dict[int, int] = {}  # the segmenter's seq -> this run's
-
-        def emit(event: Event) -> None:
-            """Number ``event`` in this run's order (its line in a written log), and point a
-            correction at the number its original got."""
-            if "fixes" in event:
-                event["fixes"] = seq_of[event["fixes"]]
-            if "seq" in event:
-                seq_of[event["seq"]] = self.stats.events + 1
-            self.stats.events += 1
-            event["seq"] = self.stats.events
-            on_event(event)
-
         changes = ChangeDetector(self.zones)
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
@@ -374,14 +350,12 @@ class Pipeline:
                 if event["type"] == "play" and "fixes" in event:
                     self.stats.corrections += 1
                 elif event["type"] == "play":
-                    opening = self._round_event(event)
-                    if opening is not None:
-                        emit(opening)
                     self.stats.plays += 1
                     self.stats.held += bool(event.get("review"))
                 elif event["type"] == "collect":
                     self.stats.collects += 1
-                emit(event)
+                self.stats.events += 1
+                on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
                 on_frame(frame, detections[self.segmenter.counts(detections)])

@@ -86,8 +86,8 @@ bounds the time a refused play may cost (each is judged by replaying the recent 
 class Prior(Protocol):
     """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
 
-    def in_round(self) -> bool:
-        """Whether a round is in play (else the next play begins one)."""
+    def opening(self, seat: int) -> dict[str, Any] | None:
+        """The ``round`` event a play from ``seat`` would open now (none in a round)."""
 
     def may_act(self, seat: int) -> bool:
         """Whether ``seat`` may play now."""
@@ -203,7 +203,8 @@ def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
 
 
 class PlaySegmenter:
-    """Turns per-frame detections into ``play`` and ``collect`` events.
+    """Turns per-frame detections into ``play`` and ``collect`` events, numbered by ``seq``
+    (and, with a prior, the ``round`` event a play opens when no round is in play).
 
     Args:
         zones: the seat zones of the table.
@@ -367,9 +368,9 @@ class PlaySegmenter:
             if gathered:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
-            for seat, members in plays:
+            for i, (seat, members) in enumerate(plays):
                 made, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
-                                                  faint=faint)
+                                                  faint=faint, first=i == 0)
                 events += made
                 self._memory = Detections.merge([self._memory, members, taken_in])
         return events
@@ -435,19 +436,22 @@ class PlaySegmenter:
         return seat
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
-                    faint: Detections) -> tuple[list[Event], Detections]:
-        """The events of one play (corrections of recent plays first), and the faint cards
-        taken into plays."""
+                    faint: Detections, first: bool) -> tuple[list[Event], Detections]:
+        """The events of one play (a ``round`` it opens, or corrections of earlier plays,
+        first), and the faint cards taken into plays. Only the ``first`` play of a picture may
+        open a round: the rules hear of it only once the picture's events are applied."""
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
-        if prior is not None and not prior.in_round():
+        events: list[Event] = []
+        opening = prior.opening(seat) if prior is not None and first else None
+        if opening is not None:
+            events.append(self._numbered({**opening, "t": round(t, 3)}))
             self._tricks = []   # a new deal: the plays before say nothing of this round's
         if prior is not None and (not self._tricks or prior.leads(seat)):
             self._tricks.append(_Trick(prior.checkpoint()))
         read, reading = cards, _Reading(cards)
         text = format_play(cards.class_id)
         objection = prior.objection(seat, text) if prior else None
-        events: list[Event] = []
         revised_taken = Detections.empty()
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby)
@@ -457,7 +461,9 @@ class PlaySegmenter:
                 or self._earlier_revision(prior, seat, cards.class_id,
                                           than=repair.cost if repair else np.inf))
             if revision:
-                events, revised_taken = self._revise(revision, after=f"seat {seat} played {text}")
+                corrections, revised_taken = self._revise(revision,
+                                                          after=f"seat {seat} played {text}")
+                events += corrections
                 objection = None
             elif repair is not None:
                 reading = repair

@@ -33,17 +33,24 @@ class MatchPrior:
             returns a :class:`rules.Match` of that state (for checkpoints).
     """
 
-    def __init__(self, match: Any) -> None:
+    def __init__(self, match: Any, *, ruleset: str | None = None) -> None:
         self.match = match
+        self.ruleset = ruleset
+        """Ruleset named in the ``round`` events of :meth:`opening` (default: the match's)."""
 
     @staticmethod
     def _in_round(state: dict[str, Any]) -> bool:
         # Before the first play of a round anyone may lead.
         return state.get("round", 0) >= 1 and not state.get("round_over", False)
 
-    def in_round(self) -> bool:
-        """Whether a round is in play (else the next play begins one)."""
-        return self._in_round(self.match.to_json())
+    def opening(self, seat: int) -> dict[str, Any] | None:
+        """The ``round`` event a play from ``seat`` opens now that no round is in play (the
+        first play of a round the match has not begun), or ``None`` in a round."""
+        state: dict[str, Any] = self.match.to_json()
+        if self._in_round(state):
+            return None
+        return {"type": "round", "ruleset": self.ruleset or state.get("ruleset") or "qingdao",
+                "first": seat, "source": "inferred"}
 
     def may_act(self, seat: int) -> bool:
         """Whether the rules let ``seat`` play now (always, before a round has begun)."""

@@ -20,8 +20,8 @@ class FakePrior:
     def __init__(self, to_act=range(6), objections=None, only=None):
         self.to_act, self.objections, self.only = set(to_act), objections or {}, only
 
-    def in_round(self):
-        return True
+    def opening(self, seat):
+        return None
 
     def may_act(self, seat):
         return seat in self.to_act

@@ -29,18 +29,19 @@ class StateView:
 def test_before_a_round_anyone_may_lead_and_nothing_is_refused():
     prior = MatchPrior(rules.Match())
     assert all(prior.may_act(s) for s in range(6)) and prior.objection(4, "KK") is None
-    assert not prior.in_round()
+    assert prior.opening(4) == {"type": "round", "ruleset": "qingdao", "first": 4,
+                                "source": "inferred"}
 
 
-def test_a_round_is_in_play_from_its_start_to_its_end():
+def test_a_round_is_opened_once_and_again_when_it_is_over():
     match = rules.Match(ruleset="qingdao")
-    prior = MatchPrior(match)
-    match.apply({"type": "round", "first": 0, "counts": [2, 36, 36, 36, 36, 36]})
-    assert prior.in_round()
-    match.apply({"type": "play", "seat": 0, "cards": "KK"})
-    for seat in range(1, 6):
-        match.apply({"type": "pass", "seat": seat})
-    assert prior.in_round() == (match.round.result is None)
+    prior = MatchPrior(match, ruleset="biesan")
+    assert prior.opening(2)["ruleset"] == "biesan"
+    match.apply({"type": "round", "first": 0, "counts": [1, 1, 1, 1, 1, 36]})
+    assert prior.opening(0) is None
+    for seat, card in enumerate("34567"):
+        match.apply({"type": "play", "seat": seat, "cards": card})
+    assert match.round.result is not None and prior.opening(5)["first"] == 5
 
 
 @pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
