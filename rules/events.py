@@ -23,8 +23,8 @@ from typing import Any
 from rules.cards import canonical_cards
 from rules.errors import MalformedEventError
 
-__all__ = ["Declaration", "Event", "EventType", "RevolutionChoice", "apply_corrections",
-           "parse_event"]
+__all__ = ["Declaration", "Event", "EventType", "RevolutionChoice", "UnreadableLine",
+           "apply_corrections", "parse_event"]
 
 
 class EventType(StrEnum):
@@ -86,13 +86,25 @@ def _seat(value: Any, field: str) -> int:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableLine:
+    """A log line that is no JSON at all (:func:`rules.record.loads`): it keeps its place in a
+    log, so that every replay reports it there."""
+
+    text: str
+    reason: str
+
+
 def parse_event(raw: Mapping[str, Any]) -> Event:
     """Check one event object.
 
     Raises:
-        MalformedEventError: Not an object, unknown type, missing or bad fields.
+        MalformedEventError: Not an object (an :class:`UnreadableLine`: its reason), unknown
+            type, missing or bad fields.
         InvalidCardsError: A play with a bad card token.
     """
+    if isinstance(raw, UnreadableLine):
+        raise MalformedEventError(raw.reason)
     if not isinstance(raw, dict) and not isinstance(raw, Mapping):
         raise MalformedEventError(f"an event is a JSON object, not {type(raw).__name__}")
     kind = raw.get("type")

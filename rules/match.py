@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import GoujiError, IllegalEventError
-from rules.events import Event, EventType, apply_corrections, parse_event
+from rules.events import Event, EventType, UnreadableLine, apply_corrections, parse_event
 from rules.round import Round, Termination, duitou, federation
 from rules.ruleset import Ruleset, load_ruleset
 from rules.tribute import TributeRow, tribute_rows
@@ -47,7 +47,9 @@ class EventError:
 
     def to_json(self) -> dict[str, Any]:
         """The STATE JSON ``errors`` item."""
-        event = dict(self.event) if isinstance(self.event, Mapping) else {"raw": repr(self.event)}
+        event = (dict(self.event) if isinstance(self.event, Mapping) else
+                 {"raw": self.event.text if isinstance(self.event, UnreadableLine)
+                  else repr(self.event)})
         return {"line": self.line, "event": event, "reason": self.reason}
 
 
@@ -165,17 +167,13 @@ class Match:
         return ApplyResult(True, None, tuple(announcements))
 
     def _replay(self, items: list[tuple[int | None, Any]]) -> None:
-        """Start again from nothing and apply ``items`` (corrections already in place); errors
-        recorded for lines that were never events (:func:`rules.record.replay`) are kept."""
-        given = {id(event) for _, event in self._given}
-        foreign = [error for error in self.errors if id(error.event) not in given]
+        """Start again from nothing and apply ``items`` (corrections already in place)."""
         self._reset()
         for line, event in items:
             try:
                 self._apply_one(event, line)
             except GoujiError:
                 pass   # malformed: recorded again
-        self.errors = sorted([*self.errors, *foreign], key=lambda e: (e.line is None, e.line or 0))
 
     def copy(self) -> Match:
         """An independent copy: events applied to it leave this match as it is.

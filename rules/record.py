@@ -24,25 +24,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.errors import GoujiError
-from rules.match import EventError, Match
+from rules.events import UnreadableLine
+from rules.match import Match
 from rules.ruleset import Ruleset
 
 __all__ = ["dumps", "loads", "replay", "undo"]
 
 
-class _BadLine:
-    __slots__ = ("reason", "text")
-
-    def __init__(self, text: str, reason: str) -> None:
-        self.text = text
-        self.reason = reason
-
-
 def loads(text: str) -> list[tuple[int, Any]]:
     """Parse JSON lines into ``(line number, object)``; blank lines are skipped.
 
-    Lines that are not JSON come back as objects with ``text`` and ``reason`` for
-    :func:`replay` to report.
+    Lines that are not JSON come back as :class:`rules.events.UnreadableLine` for
+    :func:`replay` to report in their place.
     """
     items: list[tuple[int, Any]] = []
     for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
@@ -51,7 +44,7 @@ def loads(text: str) -> list[tuple[int, Any]]:
         try:
             items.append((number, json.loads(line)))
         except json.JSONDecodeError as exc:
-            items.append((number, _BadLine(line, f"not JSON: {exc.msg}")))
+            items.append((number, UnreadableLine(line, f"not JSON: {exc.msg}")))
     return items
 
 
@@ -79,9 +72,6 @@ def replay(events: str | Iterable[Mapping[str, Any]], ruleset: str | Ruleset | N
     items = loads(events) if isinstance(events, str) else list(enumerate(events, start=1))
     match = Match(ruleset)
     for line, event in items:
-        if isinstance(event, _BadLine):
-            match.handle_error(EventError(line, {"raw": event.text}, event.reason))
-            continue
         try:
             match.apply(event, line=line)
         except GoujiError:
