@@ -674,7 +674,7 @@ class _Reading:
 
 @dataclass(slots=True)
 class _TrickPlay:
-    """A recent play, as the segmenter committed it."""
+    """A play of the round in play, as the segmenter committed it."""
 
     seq: int
     seat: int

@@ -377,6 +377,17 @@ def follow(segmenter, match, detections, start):
     return events
 
 
+def test_the_first_play_of_a_round_opens_it_once(zones):
+    match = rules.Match(ruleset="qingdao")
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    # Two plays land together before any round: one round, opened by the first of them.
+    events = follow(segmenter, match, cards(*fan("66", 380, 560), *fan("55", 380, 160)), 0.0)
+    assert [(e["type"], e.get("first"), e.get("seat"), e.get("cards")) for e in events] == [
+        ("round", 4, None, None), ("play", None, 4, "55"), ("play", None, 5, "66")]
+    assert events[0]["source"] == "inferred" and [e["seq"] for e in events] == [1, 2, 3]
+    assert match.to_json()["round"] == 1
+
+
 def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     segmenter, match = refereed(zones)
     lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]        # the 4th: a strip read twice
