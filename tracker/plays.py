@@ -34,7 +34,8 @@ lead read with a tight fan's strip too many is mended by the plays answering it,
 each answer losing a card). A round deals each rank a fixed number of times, so a play refused
 for a rank the deck has no more of may correct a play of any earlier trick of the round that
 holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid). Corrections are
-held for review too.
+held for review too, and so is the play that called for them: the rules took it only on that
+guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -464,7 +465,10 @@ class PlaySegmenter:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
                 events += corrections
-                objection = None
+                # Taken only on a guess about another play: the operator should see both.
+                objection += "; taken with " + ", ".join(
+                    f"seat {e['seat']}'s play {e['fixes']} corrected to {e['cards']}"
+                    for e in corrections)
             elif repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"

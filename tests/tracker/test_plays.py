@@ -400,7 +400,10 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     assert correction["review"] and correction["t"] == 0.5
     assert correction["reason"] == ("revised when seat 1 played 666: set aside unsure 5 "
                                     "(conf 0.300)")
-    assert (play["seat"], play["cards"], play["review"]) == (1, "666", False)
+    # Taken only because the lead was corrected: held too, so that both are looked at.
+    assert (play["seat"], play["cards"], play["review"]) == (1, "666", True)
+    assert play["reason"] == ("rules: 666 does not beat 5555: 3 cards against 4; taken with "
+                              "seat 0's play 1 corrected to 555")
     assert [play["seq"] for play in events] == [2, 3]
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["555", "666"]
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
@@ -504,7 +507,8 @@ def test_a_rank_the_deck_has_no_more_of_corrects_an_earlier_trick(zones, max_rev
     assert (corrections[0]["cards"], corrections[0]["fixes"]) == ("22QQ", 1)
     assert corrections[0]["reason"] == ("revised when seat 0 played 222222: read unsure 2 "
                                         "(conf 0.340) as Q (conf 0.130)")
-    assert (play["cards"], play["review"]) == ("222222", False)
+    assert (play["cards"], play["review"]) == ("222222", True)
+    assert play["reason"].endswith("taken with seat 0's play 1 corrected to 22QQ")
     assert match.errors == [] and match.to_json()["counts"]["0"] == 36 - 18
 
 
