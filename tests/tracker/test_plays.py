@@ -432,7 +432,7 @@ def test_a_second_answer_corrects_the_lead_and_undoes_the_first_answers_mending(
     segmenter, match = refereed(zones)
     lead = [*fan("88", 600, 560), ("8", 628, 560, 0.19)]        # the 3rd eight read faintly
     follow(segmenter, match, cards(*lead), 0.0)
-    first = [*fan("99", 860, 480), ("9", 888, 480, 0.4)]
+    first = [*fan("99", 860, 480), ("9", 888, 480, 0.25)]
     events = follow(segmenter, match, cards(*lead, *first), 1.0)
     assert plays(events) == [(1, "99")]                         # the cheaper guess, for now
     second = fan("TTT", 860, 240)
