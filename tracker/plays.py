@@ -88,7 +88,7 @@ _SET_ASIDE_WEIGHT = 2.5
 """How much a set-aside card's score weighs against the change: a card read at 0.35 is more
 often a card than a faint one at 0.16 beside a play the rules want completed (41 rendered
 games: set aside at 0.35–0.47 wrong twice against taking such a faint card in; at 1.0 those two
-were chosen, at 2.5 neither, and no other play changed)."""
+were chosen, at 2.5 neither, and no other game's figures changed)."""
 
 
 class Prior(Protocol):
