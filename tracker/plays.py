@@ -472,10 +472,10 @@ class PlaySegmenter:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
                 events += corrections
-                # Taken only on a guess about another play: the operator should see both.
-                objection += "; taken with " + ", ".join(
-                    f"seat {e['seat']}'s play {e['fixes']} corrected to {e['cards']}"
-                    for e in corrections)
+                if corrections:  # taken only on a guess about another play: show both
+                    objection += "; taken with " + ", ".join(
+                        f"seat {e['seat']}'s play {e['fixes']} corrected to {e['cards']}"
+                        for e in corrections)
             elif repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
