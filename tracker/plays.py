@@ -590,14 +590,14 @@ class PlaySegmenter:
             return []
         candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
                              for r in self._alternatives(p)), key=lambda c: c[:2])
+        as_read = _Replay(self._tricks[-2:], as_read=True)
         for cost, j, reading in candidates[:self.max_revisions]:
             if cost >= than:
                 break
-            changes = [(play, reading if i == j else _Reading(play.read))
-                       for i, play in enumerate(recent)]
-            since = _replayed(self._tricks[-2:], {id(play): new for play, new in changes})
-            if prior.objection_from(checkpoint, [*since, (seat, cards)]) is None:
-                return changes
+            if prior.objection_from(checkpoint, [*as_read.with_reading(recent[j], reading),
+                                                 (seat, cards)]) is None:
+                return [(play, reading if i == j else _Reading(play.read))
+                        for i, play in enumerate(recent)]
         return []
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
@@ -621,9 +621,10 @@ class PlaySegmenter:
                                if r.cost < than and any(np.sum(r.cards.class_id == rank)
                                                         < held[rank] for rank in ranks)]
         text = format_play(class_ids)
+        reported = _Replay(self._tricks)
         for _, _, k, play, reading in sorted(candidates, key=lambda c: c[:2])[
                 :self.max_revisions]:
-            since = _replayed(self._tricks[k:], {id(play): reading})
+            since = reported.with_reading(play, reading, from_trick=k)
             if prior.objection_from(self._tricks[k].checkpoint, [*since, (seat, text)]) is None:
                 return [(play, reading)]
         return []
@@ -723,18 +724,31 @@ class _Trick:
     """Whether it was seen gathered (a ``collect``)."""
 
 
-def _replayed(tricks: Sequence[_Trick], readings: dict[int, _Reading]
-              ) -> list[tuple[int, str] | None]:
-    """The plays of ``tricks`` as :meth:`Prior.objection_from` takes them: each in its reading
-    in ``readings`` (by ``id`` of the play) or else as reported, ``None`` where a trick was
-    gathered (a seat that went out leads no more, whoever took the trick)."""
-    items: list[tuple[int, str] | None] = []
-    for trick in tricks:
-        items += [(play.seat, format_play(readings.get(id(play), play.reading).cards.class_id))
-                  for play in trick.plays]
-        if trick.gathered:
-            items.append(None)
-    return items
+class _Replay:
+    """The plays of some tricks as :meth:`Prior.objection_from` takes them, each as read (or
+    as reported), ``None`` where a trick was gathered (a seat that went out leads no more,
+    whoever took the trick); written out once, then varied one play at a time."""
+
+    def __init__(self, tricks: Sequence[_Trick], *, as_read: bool = False) -> None:
+        self.items: list[tuple[int, str] | None] = []
+        self.starts: list[int] = []                  # where each trick begins in items
+        self._where: dict[int, int] = {}             # id of a play -> its place in items
+        for trick in tricks:
+            self.starts.append(len(self.items))
+            for play in trick.plays:
+                self._where[id(play)] = len(self.items)
+                cards = play.read if as_read else play.reading.cards
+                self.items.append((play.seat, format_play(cards.class_id)))
+            if trick.gathered:
+                self.items.append(None)
+
+    def with_reading(self, play: _TrickPlay, reading: _Reading, *, from_trick: int = 0
+                     ) -> list[tuple[int, str] | None]:
+        """The items from trick ``from_trick`` on, ``play`` in ``reading``."""
+        items = self.items[self.starts[from_trick]:]
+        items[self._where[id(play)] - self.starts[from_trick]] = (
+            play.seat, format_play(reading.cards.class_id))
+        return items
 
 
 def _described(cards: Detections) -> str:
