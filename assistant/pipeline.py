@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -36,6 +36,9 @@ from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, second_readings
+
+if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs it
+    from vision.detector import Detector
 
 __all__ = ["DEMO_SEED", "NESTED_BELOW", "NESTED_CORNER", "NESTED_INSIDE", "ChangeDetector",
            "Pipeline", "PipelineStats", "card_detector", "demo_assets"]
@@ -56,7 +59,7 @@ of its rank: then it is a second reading whatever its score."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
-                  threads: int = 2, faint_conf: float = FAINT_CONF) -> Any:
+                  threads: int = 2, faint_conf: float = FAINT_CONF) -> Detector:
     """The ONNX card models (:class:`vision.detector.Detector`; ``None``: the shipped ones)
     reporting boxes down to ``faint_conf``, the segmenter's: the rules may need a card the
     detector found only faintly, so the detector must not drop it."""
