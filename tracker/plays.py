@@ -584,21 +584,17 @@ class PlaySegmenter:
         by the plays that answer it, instead of each answer losing or gaining a card. A seat's
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
-        recent = self._recent
-        checkpoint = self._tricks[-2:][0].checkpoint if self._tricks else None
-        if self.max_revisions < 1 or not recent or checkpoint is None:
+        tricks = self._tricks[-2:]
+        if not tricks or tricks[0].checkpoint is None:
             return []
-        candidates = sorted(((r.cost, j, r) for j, p in enumerate(recent)
-                             for r in self._alternatives(p)), key=lambda c: c[:2])
-        as_read = _Replay(self._tricks[-2:], as_read=True)
-        for cost, j, reading in candidates[:self.max_revisions]:
-            if cost >= than:
-                break
-            if prior.objection_from(checkpoint, [*as_read.with_reading(recent[j], reading),
-                                                 (seat, cards)]) is None:
-                return [(play, reading if i == j else _Reading(play.read))
-                        for i, play in enumerate(recent)]
-        return []
+        candidates = [(r, 0, p) for trick in tricks for p in trick.plays
+                      for r in self._alternatives(p)]
+        found = self._cheapest_taken(prior, tricks, _Replay(tricks, as_read=True), candidates,
+                                     (seat, cards), than=than)
+        if found is None:
+            return []
+        return [(play, found[1] if play is found[0] else _Reading(play.read))
+                for play in self._recent]
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                           than: float) -> list[tuple[_TrickPlay, _Reading]]:
@@ -610,24 +606,35 @@ class PlaySegmenter:
         A round deals each rank a fixed number of times, so a play refused for a rank the
         deck has no more of shows that an earlier play of that rank was read with one too
         many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid)."""
-        if self.max_revisions < 1 or len(self._tricks) < 3:
+        if len(self._tricks) < 3:
             return []
         ranks = set(class_ids.tolist())
         candidates = []
         for k, trick in enumerate(self._tricks[:-2]):
             for play in trick.plays if trick.checkpoint is not None else ():
                 held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
-                candidates += [(r.cost, play.seq, k, play, r) for r in self._alternatives(play)
-                               if r.cost < than and any(np.sum(r.cards.class_id == rank)
-                                                        < held[rank] for rank in ranks)]
-        text = format_play(class_ids)
-        reported = _Replay(self._tricks)
-        for _, _, k, play, reading in sorted(candidates, key=lambda c: c[:2])[
-                :self.max_revisions]:
-            since = reported.with_reading(play, reading, from_trick=k)
-            if prior.objection_from(self._tricks[k].checkpoint, [*since, (seat, text)]) is None:
-                return [(play, reading)]
-        return []
+                candidates += [(r, k, play) for r in self._alternatives(play)
+                               if any(np.sum(r.cards.class_id == rank) < held[rank]
+                                      for rank in ranks)]
+        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
+                                     (seat, format_play(class_ids)), than=than)
+        return [found] if found is not None else []
+
+    def _cheapest_taken(self, prior: Prior, tricks: Sequence[_Trick], replay: _Replay,
+                        candidates: list[tuple[_Reading, int, _TrickPlay]],
+                        new: tuple[int, str], *, than: float
+                        ) -> tuple[_TrickPlay, _Reading] | None:
+        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
+        :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
+        the first after which the rules take every play of ``replay`` from trick ``k`` on (its
+        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``."""
+        tried = sorted((c for c in candidates if c[0].cost < than),
+                       key=lambda c: (c[0].cost, c[2].seq))[:self.max_revisions]
+        for reading, k, play in tried:
+            items = replay.with_reading(play, reading, from_trick=k)
+            if prior.objection_from(tricks[k].checkpoint, [*items, new]) is None:
+                return play, reading
+        return None
 
     def _revise(self, changes: list[tuple[_TrickPlay, _Reading]], *, after: str
                 ) -> tuple[list[Event], Detections]:
