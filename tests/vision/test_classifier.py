@@ -141,3 +141,30 @@ def test_one_class_detector_without_its_classifier_says_so(constant_model, tmp_p
     path = constant_model(raw_output([], num_classes=1), metadata={"names": "{0: 'card'}"})
     with pytest.raises(FileNotFoundError, match="no rank classifier"):
         Detector(path, classifier=tmp_path / "missing.onnx")
+
+
+def test_an_unsure_box_is_read_again_from_more_views(colour_classifier):
+    # A red box (a ten) in a blue ring (a jack): the crop's margin shows the ring, so one
+    # look reads an unsure jack; the box without margin is all ten, and the three looks
+    # together read the ten.
+    weights = colour_weights(red=T, blue=J, strength=5.0)
+    weights[2, J] = 21.0
+    image = np.full((120, 100, 3), BLUE, np.uint8)
+    image[30:90, 30:70] = RED
+    box = np.array([[30, 30, 70, 90]])
+    one_look = RankClassifier(colour_classifier(weights), threads=1, second_look=0.0)
+    ranks, probabilities = one_look(image, box)
+    assert CLASS_NAMES[ranks[0]] == "J" and probabilities[0] < 0.8
+    ranks, probabilities = RankClassifier(colour_classifier(weights), threads=1)(image, box)
+    assert CLASS_NAMES[ranks[0]] == "T"
+
+
+def test_a_sure_box_is_read_once(colour_classifier):
+    classifier = RankClassifier(colour_classifier(colour_weights(red=T, blue=J)), threads=1)
+    image = np.full((120, 100, 3), BLUE, np.uint8)
+    image[30:90, 30:70] = RED
+    box = np.array([[30, 30, 70, 90]])
+    # a second look (the box without its blue margin) would change the score: a sure ten
+    # keeps the one look's
+    (_, sure), (_, again) = classifier(image, box), classifier.classify(index_crops(image, box))
+    assert sure[0] == pytest.approx(again[0]) and sure[0] > 0.8
