@@ -115,6 +115,9 @@ class Prior(Protocol):
         """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
         one after another (``None``: the trick was gathered there), or ``None``."""
 
+    def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
+        """The rules' state after these plays from ``checkpoint`` (refused ones left out)."""
+
 
 def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
     """A play's classes in the rules' canonical notation.
@@ -647,6 +650,7 @@ class PlaySegmenter:
             taken.append(new.taken)
             if unchanged:
                 continue
+            self._refresh_checkpoints(after=play)
             event: Event = {
                 "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
                 "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
@@ -654,6 +658,18 @@ class PlaySegmenter:
                 "fixes": play.seq}
             events.append(self._numbered(event))
         return events, Detections.merge(taken)
+
+    def _refresh_checkpoints(self, *, after: _TrickPlay) -> None:
+        """Take the checkpoints of the tricks after ``after``'s again, from its trick's, now
+        that it reads otherwise: they were taken with the play as it was reported then."""
+        assert self.prior is not None
+        first = next(k for k, trick in enumerate(self._tricks)
+                     if any(play is after for play in trick.plays))
+        for k in range(first + 1, len(self._tricks)):
+            before = self._tricks[k - 1]
+            if before.checkpoint is not None:
+                self._tricks[k].checkpoint = self.prior.advanced(before.checkpoint,
+                                                                 _Replay([before]).items)
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, surest first."""

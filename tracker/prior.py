@@ -10,7 +10,8 @@ that play is reported instead (still held, the set-aside cards named in the reas
 With a match that offers copies (a :class:`rules.Match`, or the live game's view of one), the
 prior also gives checkpoints, copies of the match before a trick (:meth:`MatchPrior.checkpoint`),
 so that the segmenter can ask whether the plays since would all be taken with one of them read
-otherwise (:meth:`MatchPrior.objection_from`).
+otherwise (:meth:`MatchPrior.objection_from`), and bring the checkpoints after a corrected play
+up to date (:meth:`MatchPrior.advanced`).
 """
 
 from __future__ import annotations
@@ -99,14 +100,29 @@ class MatchPrior:
                        ) -> str | None:
         """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``
         (``None``: the trick was gathered there, everyone still to act passed)."""
-        match = checkpoint.copy()
+        return self._replayed(checkpoint, plays, stop=True)[1]
+
+    def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
+        """The checkpoint after ``plays`` made in turn from ``checkpoint``, each one the rules
+        refuse left out (as the match leaves out a refused event)."""
+        return self._replayed(checkpoint, plays, stop=False)[0]
+
+    @staticmethod
+    def _replayed(checkpoint: Any, plays: Sequence[tuple[int, str] | None], *, stop: bool
+                  ) -> tuple[Any, str | None]:
+        """A copy of ``checkpoint`` with ``plays`` applied, and the first refusal's reason
+        (with ``stop``, the plays after it are not applied)."""
+        match, objection = checkpoint.copy(), None
         for play in plays:
             event = ({"type": "collect"} if play is None else
                      {"type": "play", "seat": play[0], "cards": play[1], "source": "vision"})
             try:
                 result = match.apply(event)
+                reason = None if result.error is None else result.error.reason
             except ValueError as exc:  # GoujiError: malformed
-                return f"rules: {exc}"
-            if result.error is not None:
-                return f"rules: {result.error.reason}"
-        return None
+                reason = str(exc)
+            if reason is not None and objection is None:
+                objection = f"rules: {reason}"
+                if stop:
+                    break
+        return match, objection

@@ -525,3 +525,20 @@ def test_an_unsure_card_the_rules_refuse_first_seen_as_a_trick_is_gathered_is_th
     events = hold(segmenter, pile, 1.0, 1.0)
     assert events[0]["type"] == "collect" and plays(events) == played
     assert plays(hold(segmenter, pile, 2.0, 1.0)) == []
+
+
+def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction(zones):
+    segmenter, match = refereed(zones)
+    leads = [[*fan("22", 560, 560), ("2", 588, 560, 0.34), ("Q", 602, 560)],
+             fan("22222222", 540, 560), fan("222222", 560, 560)]
+    for i, lead in enumerate(leads):
+        follow(segmenter, match, twos_or_queens(lead), 2 * i)
+        follow(segmenter, match, cards(), 2 * i + 1)            # 22QQ corrected by the last
+    # A lead read with a card too many, corrected by its answer: judged by replaying from
+    # before the 222222 trick, which must count the first trick's 2s as corrected (16 in all).
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]
+    follow(segmenter, match, cards(*lead), 6.0)
+    events = follow(segmenter, match, cards(*lead, *fan("666", 860, 480)), 7.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (0, "555", 8), (1, "666", None)]
+    assert match.errors == []

@@ -103,6 +103,18 @@ def test_a_checkpoint_judges_other_versions_of_the_plays_after_it(match):
     assert match.to_json()["trick"]["last_cards"] == "666"
 
 
+def test_a_checkpoint_advanced_by_plays_leaves_out_those_the_rules_refuse(match):
+    prior = MatchPrior(match)
+    before = prior.checkpoint()
+    after = prior.advanced(before, [(1, "66"), (1, "666"), (2, "777")])  # 66: 2 against 3
+    assert after.to_json()["trick"]["plays"] == [
+        {"seat": 0, "cards": "555", "gouji": False, "burn": False},
+        {"seat": 1, "cards": "666", "gouji": False, "burn": False},
+        {"seat": 2, "cards": "777", "gouji": False, "burn": False}]
+    assert prior.objection_from(after, [(3, "888")]) is None
+    assert before.to_json()["trick"]["last_cards"] == "555"     # the checkpoint is unchanged
+
+
 def test_a_state_only_view_gives_no_checkpoint(match):
     assert MatchPrior(StateView(match)).checkpoint() is None
 
