@@ -30,7 +30,7 @@ import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from vision.classes import CLASS_NAMES, class_id
 from vision.detections import Detections, box_iou
 
 __all__ = [
+    "CARD_OUTCOMES",
     "IOU_THRESHOLDS",
     "Evaluation",
     "LabelledImage",
@@ -58,6 +59,9 @@ IOU_THRESHOLDS: NDArray[np.float64] = np.linspace(0.5, 0.95, 10)
 
 RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
 """COCO's 101 recall points at which the precision envelope is sampled."""
+
+CARD_OUTCOMES = ("read right", "misread", "found below the threshold", "not found")
+"""What may become of a truth card, in :attr:`Evaluation.outcomes`."""
 
 HELDOUT_SEED = 999_999
 """Seed of the held-out synthetic set; training sets use small seeds, never this one."""
@@ -150,6 +154,10 @@ class Evaluation:
     """Images evaluated."""
     cards: int
     """Truth boxes."""
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """What became of the truth cards at the run-time threshold (:data:`CARD_OUTCOMES`: read
+    right, misread, found only below the threshold, not found), and ``extra``: run-time
+    detections covering no truth card."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able dict (figures rounded to 4 places)."""
@@ -158,6 +166,7 @@ class Evaluation:
             "map50": round(self.map50, 4), "map50_95": round(self.map50_95, 4),
             "exact_match": round(self.exact_match, 4),
             "rank_accuracy": round(self.rank_accuracy, 4),
+            "outcomes": dict(self.outcomes),
             "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
             "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
         }
@@ -168,8 +177,12 @@ class Evaluation:
             f"images {self.images}, cards {self.cards}",
             (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
              f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}"),
-            "class   AP50    AP50-95",
         ]
+        if self.cards:
+            lines.append("cards: " + ", ".join(
+                f"{self.outcomes.get(key, 0) / self.cards:.1%} {key}" for key in CARD_OUTCOMES)
+                + f"; {self.outcomes.get('extra', 0)} extra boxes")
+        lines.append("class   AP50    AP50-95")
         lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
         return "\n".join(lines)
 
@@ -201,7 +214,9 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
     confident = [p[p.confidence >= conf] for p in predictions]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
              for p, t in zip(confident, truths)]
-    read_right = [_ranks_read_right(p, t) for p, t in zip(confident, truths)]
+    outcomes: collections.Counter[str] = collections.Counter()
+    for p, t in zip(predictions, truths):
+        outcomes.update(_card_outcomes(p, t, conf))
     cards = sum(len(t) for t in truths)
     return Evaluation(
         map50=float(ap[present, 0].mean()) if present.any() else 0.0,
@@ -209,21 +224,29 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         ap50={CLASS_NAMES[c]: float(ap[c, 0]) for c in np.flatnonzero(present)},
         ap50_95={CLASS_NAMES[c]: float(ap[c].mean()) for c in np.flatnonzero(present)},
         exact_match=float(np.mean(exact)) if exact else 0.0,
-        rank_accuracy=sum(read_right) / cards if cards else 0.0,
+        rank_accuracy=outcomes[CARD_OUTCOMES[0]] / cards if cards else 0.0,
         images=len(truths),
         cards=cards,
+        outcomes={key: outcomes[key] for key in (*CARD_OUTCOMES, "extra")},
     )
 
 
-def _ranks_read_right(predicted: Detections, truth: Detections) -> int:
-    """How many truth cards have a covering detection (IoU >= 0.5) whose best reading is right."""
-    if not len(predicted) or not len(truth):
-        return 0
-    covering = box_iou(truth.xyxy, predicted.xyxy) >= 0.5
-    scores = np.where(covering, predicted.confidence[None, :], -1.0)
-    best = scores.argmax(axis=1)
-    right = covering[np.arange(len(truth)), best] & (predicted.class_id[best] == truth.class_id)
-    return int(right.sum())
+def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dict[str, int]:
+    """:data:`CARD_OUTCOMES` of one image's truth cards, each judged by the most confident
+    detection covering it (IoU >= 0.5) at ``conf`` or above, and its ``extra`` detections."""
+    if not len(predicted):
+        return {key: len(truth) if key == "not found" else 0 for key in (*CARD_OUTCOMES, "extra")}
+    covering = (box_iou(truth.xyxy, predicted.xyxy) >= 0.5 if len(truth)
+                else np.zeros((0, len(predicted)), bool))
+    confident = predicted.confidence >= conf
+    counted = covering & confident[None, :]
+    best = np.where(counted, predicted.confidence[None, :], -1.0).argmax(axis=1)
+    found = counted.any(axis=1)
+    right = found & (predicted.class_id[best] == truth.class_id)
+    return {"read right": int(right.sum()), "misread": int((found & ~right).sum()),
+            "found below the threshold": int((~found & covering.any(axis=1)).sum()),
+            "not found": int((~covering.any(axis=1)).sum()),
+            "extra": int((confident & ~covering.any(axis=0)).sum())}
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,6 +107,24 @@ def test_wrong_rank_is_a_miss_for_the_true_class():
     assert result.rank_accuracy == 0.0 and result.exact_match == 0.0
 
 
+def test_each_truth_card_has_one_outcome_and_stray_boxes_are_extra():
+    truth = cards((0, 0, 10, 10, "9"), (20, 0, 30, 10, "9"), (40, 0, 50, 10, "K"),
+                  (60, 0, 70, 10, "A"))
+    found = cards((0, 0, 10, 10, "9", 0.9),          # read right
+                  (0, 0, 10, 10, "6", 0.3),          # a weaker box on it changes nothing
+                  (20, 0, 30, 10, "6", 0.8),         # misread
+                  (40, 0, 50, 10, "K", 0.1),         # found below the threshold
+                  (80, 0, 90, 10, "Q", 0.7),         # covers no card: extra
+                  (100, 0, 110, 10, "Q", 0.2))       # below the threshold: not extra
+    result = evaluate([found], [truth], conf=0.25)
+    assert result.outcomes == {"read right": 1, "misread": 1, "found below the threshold": 1,
+                               "not found": 1, "extra": 1}
+    assert result.rank_accuracy == 0.25
+    assert "25.0% read right, 25.0% misread" in result.format()
+    empty = evaluate([cards()], [truth])
+    assert empty.outcomes["not found"] == 4 and empty.outcomes["extra"] == 0
+
+
 def test_classes_are_matched_separately():
     truth = cards((0, 0, 10, 10, "T"), (0, 0, 10, 10, "J"))      # two cards, same box
     found = cards((0, 0, 10, 10, "J", 0.9), (0, 0, 10, 10, "T", 0.8))
