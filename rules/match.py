@@ -78,6 +78,12 @@ class Match:
         self._ruleset_given = ruleset
         self._given: list[tuple[int | None, Any]] = []
         """Every event given to :meth:`apply`, with its line: what a correction replays."""
+        self._applied: list[tuple[int | None, Any]] = []
+        """The events the state stands on, corrections in place, in order."""
+        self._snapshots: list[tuple[int, Match]] = []
+        """``(n, copy)``: a copy of the state after the first ``n`` of :attr:`_applied`, taken
+        as each round began: a correction replays the events since the last one before the
+        event it corrects, not the whole match."""
         self._reset()
 
     def _reset(self) -> None:
@@ -128,7 +134,8 @@ class Match:
 
         An event carrying ``fixes`` (the ``seq``, else the line, of an earlier event) is a
         correction: it takes that event's place, or deletes it (type ``void``), and the match
-        is replayed with it there (:func:`rules.events.apply_corrections`).
+        is replayed with it there (:func:`rules.events.apply_corrections`), from a copy of the
+        state taken as the round of the corrected event began.
 
         Args:
             event: The event object (DESIGN.md event log line).
@@ -147,7 +154,17 @@ class Match:
                 self._replay(corrected)
                 error = next((e for e in self.errors if e.event is event), None)
                 return ApplyResult(error is None, error, ())
-        return self._apply_one(event, line)
+        return self._apply_next(event, line)
+
+    def _apply_next(self, event: Any, line: int | None) -> ApplyResult:
+        """Apply ``event`` after those applied; copy the state when it began a round (a round
+        only one event old copies cheaply)."""
+        rounds = len(self.rounds)
+        self._applied.append((line, event))
+        result = self._apply_one(event, line)
+        if len(self.rounds) > rounds:
+            self._snapshots.append((len(self._applied), self._state_copy()))
+        return result
 
     def _apply_one(self, event: Any, line: int | None) -> ApplyResult:
         try:
@@ -167,13 +184,33 @@ class Match:
         return ApplyResult(True, None, tuple(announcements))
 
     def _replay(self, items: list[tuple[int | None, Any]]) -> None:
-        """Start again from nothing and apply ``items`` (corrections already in place)."""
-        self._reset()
-        for line, event in items:
+        """Make the state that of ``items`` (corrections already in place): from the last copy
+        taken before the first item that differs from those applied, apply the rest."""
+        same = 0
+        for (line, event), (new_line, new_event) in zip(self._applied, items):
+            if event is not new_event or line != new_line:
+                break
+            same += 1
+        while self._snapshots and self._snapshots[-1][0] > same:
+            self._snapshots.pop()
+        if self._snapshots:
+            start, snapshot = self._snapshots[-1]
+            vars(self).update(vars(snapshot.copy()))
+        else:
+            start = 0
+            self._reset()
+        del self._applied[start:]
+        for line, event in items[start:]:
             try:
-                self._apply_one(event, line)
+                self._apply_next(event, line)
             except GoujiError:
                 pass   # malformed: recorded again
+
+    def _state_copy(self) -> Match:
+        """A copy of the state alone, without what was given or applied (a snapshot)."""
+        twin = self.copy()
+        del twin._given, twin._applied, twin._snapshots
+        return twin
 
     def copy(self) -> Match:
         """An independent copy: events applied to it leave this match as it is.
@@ -183,12 +220,15 @@ class Match:
         same in its twentieth round as in its first).
         """
         twin = copy.copy(self)
+        twin.rounds = []
         if self.rounds:
             shared = {id(self.ruleset): self.ruleset, id(self.rounds[-1].ruleset):
                       self.rounds[-1].ruleset}
             twin.rounds = [*self.rounds[:-1], copy.deepcopy(self.rounds[-1], shared)]
-        for name in ("errors", "scores", "history", "log", "announcements", "_given"):
-            setattr(twin, name, list(getattr(self, name)))
+        for name in ("errors", "scores", "history", "log", "announcements", "_given", "_applied",
+                     "_snapshots"):
+            if hasattr(self, name):  # a snapshot has no record of what it was given
+                setattr(twin, name, list(getattr(self, name)))
         return twin
 
     def undo(self) -> Match:

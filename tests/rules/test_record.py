@@ -1,10 +1,13 @@
 """Event logs: replay collects errors with line numbers, never crashes; undo; corrections."""
 
 import json
+import random
 
 import pytest
 
 from rules import GoujiError, MalformedEventError, Match, dumps, loads, replay, undo
+from rules.events import apply_corrections
+from rules.selfplay import random_match
 
 LINES = [
     '{"type":"round","ruleset":"qingdao","first":0}',
@@ -103,9 +106,14 @@ def test_a_correction_of_a_correction_and_unreadable_lines_survive_the_replay():
     assert m.log[1]["cards"] == "5"
 
 
-def test_a_copy_goes_on_alone_and_ends_where_the_whole_log_does():
-    from rules.selfplay import random_match
+def test_a_copy_of_a_match_before_any_round_goes_on_alone():
+    match = Match("qingdao")
+    twin = match.copy()
+    twin.apply({"type": "round", "first": 0})
+    assert match.rounds == [] and match.to_json()["round"] == 0
 
+
+def test_a_copy_goes_on_alone_and_ends_where_the_whole_log_does():
     events = random_match(3, rounds=3)
     half = len(events) * 2 // 3                    # in the third round
     match = Match("qingdao")
@@ -148,3 +156,32 @@ def test_state_json_has_the_contract_keys():
 def test_a_byte_order_mark_and_windows_line_ends_are_fine():
     m = replay('\ufeff{"type":"round","first":0}\r\n{"type":"play","seat":0,"cards":"55"}\r\n')
     assert m.errors == [] and m.to_json()["counts"]["0"] == 34
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_corrections_as_they_come_leave_the_match_a_whole_replay_gives(seed):
+    # Three random rounds (hundreds of events; the state is copied as each begins), corrected
+    # now and then: a recent play deleted or given one card fewer, any play marked as checked
+    # (the same cards: the game goes on, but the log must show the correction).
+    rng = random.Random(seed)
+    m, given = Match(), []
+    for event in random_match(seed, rounds=3):
+        given.append({**event, "seq": len(given) + 1})
+        m.apply(given[-1], line=len(given))
+        if rng.random() < 0.08:
+            target = rng.choice([e for e in given if e["type"] == "play" and "fixes" not in e])
+            change = rng.choice([{"type": "void"}, {"cards": target["cards"][1:].strip()}]
+                                if target["seq"] > len(given) - 20 else [{"checked": True}])
+            given.append({**target, **change, "fixes": target["seq"], "seq": len(given) + 1})
+            m.apply(given[-1], line=len(given))
+    # some reach back to an earlier round, before the state copy its own round began with
+    starts = [e["seq"] for e in given if e["type"] == "round"]
+    assert any("fixes" in e and e["fixes"] < starts[1] < e["seq"] for e in given)
+    fresh = Match()
+    for line, event in apply_corrections(list(enumerate(given, start=1))):
+        fresh.apply({k: v for k, v in event.items() if k != "fixes"}, line=line)
+    state, expected = m.to_json(), fresh.to_json()
+    assert [(e["line"], e["reason"]) for e in state.pop("errors")] == [
+        (e["line"], e["reason"]) for e in expected.pop("errors")]
+    assert state == expected
+    assert [{k: v for k, v in e.items() if k != "fixes"} for e in m.log] == fresh.log
