@@ -61,7 +61,10 @@ RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
 """COCO's 101 recall points at which the precision envelope is sampled."""
 
 CARD_OUTCOMES = ("read right", "misread", "found below the threshold", "not found")
-"""What may become of a truth card, in :attr:`Evaluation.outcomes`."""
+"""What may become of a truth card, in :attr:`Evaluation.outcomes`, judged by the surest
+detection at the run-time threshold that covers it (IoU >= 0.5): its rank right; another rank
+(its own box misread, or a neighbour's box over it surer); no such detection, but one below the
+threshold; none at all."""
 
 HELDOUT_SEED = 999_999
 """Seed of the held-out synthetic set; training sets use small seeds, never this one."""
