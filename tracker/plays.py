@@ -567,13 +567,15 @@ class PlaySegmenter:
                            cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
 
     def _second_choices(self, cards: Detections, *, below: float = np.inf) -> list[int]:
-        """The cards read below ``below`` whose second choice (``data["runner_up"]``) scored
-        at least ``faint_conf``, surest second choice first."""
+        """The cards read below ``below`` whose second choice (``data["runner_up"]``) is a
+        rank (a card back is none) scored at least ``faint_conf``, surest second choice first."""
         runner_up_confidence = cards.data.get("runner_up_confidence")
-        if runner_up_confidence is None or "runner_up" not in cards.data:
+        runner_up = cards.data.get("runner_up")
+        if runner_up_confidence is None or runner_up is None:
             return []
         return [int(i) for i in np.argsort(-runner_up_confidence, kind="stable")
-                if cards.confidence[i] < below and runner_up_confidence[i] >= self.faint_conf]
+                if cards.confidence[i] < below and runner_up_confidence[i] >= self.faint_conf
+                and runner_up[i] != BACK_CLASS_ID]
 
     def _revision(self, prior: Prior, seat: int, cards: str, *, than: float
                   ) -> list[tuple[_TrickPlay, _Reading]]:

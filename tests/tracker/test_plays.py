@@ -329,6 +329,7 @@ def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones):
     (("A", 0.12), "AAA", "the strip's second choice makes the play"),
     (("A", 0.05), "AA", "its second choice is below faint_conf"),
     (("K", 0.12), "AA", "the rules refuse its second choice too"),
+    (("back", 0.3), "AA", "a card back is no rank"),
 ])
 def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
         zones, second, played, why):
@@ -347,6 +348,7 @@ def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
     (0.6, ("A", 0.3), {}, "the king is read surely"),
     (0.35, ("A", 0.05), {}, "the ace is below faint_conf"),
     (0.35, ("Q", 0.3), {}, "the rules refuse the second choice too"),
+    (0.35, ("back", 0.3), {}, "a card back is no rank"),
     (0.35, ("A", 0.3), {"second_choice": False}, "second choices are off"),
 ])
 def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_play(
