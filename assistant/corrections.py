@@ -50,6 +50,9 @@ class Resolution:
     """Every stored event's standing, by ``seq``."""
     held: list[int]
     """Plays waiting for the operator's review, oldest first."""
+    seen: list[tuple[int, dict[str, Any]]]
+    """The effective pairs with the held plays in their places: the game as the table shows
+    it, which vision judges the next plays against."""
 
 
 def _undone(log: Sequence[StoredEvent]) -> set[int]:
@@ -89,18 +92,20 @@ def resolve(log: Sequence[StoredEvent]) -> Resolution:
         status[stored.seq] = "withdrawn" if stored.seq in undone else "replaced"
     effective: list[tuple[int, dict[str, Any]]] = []
     held: list[int] = []
+    seen: list[tuple[int, dict[str, Any]]] = []
     for versions in slots:
         standing = [s for s in versions if s.seq not in undone]
         if not standing:
             continue
         current = standing[-1]
+        seen.append((current.seq, current.event))
         if current.event.get("review") and current.seq not in accepted:
             status[current.seq] = "held"
             held.append(current.seq)
         else:
             status[current.seq] = "effective"
             effective.append((current.seq, current.event))
-    return Resolution(effective=effective, status=status, held=held)
+    return Resolution(effective=effective, status=status, held=held, seen=seen)
 
 
 def last_undoable(log: Sequence[StoredEvent]) -> int | None:

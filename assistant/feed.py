@@ -121,8 +121,9 @@ def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: flo
 
 
 class _MatchView:
-    """What the pipeline reads of the match (its rules prior): the live state, and copies of
-    the live match to judge corrections of recent plays from.
+    """What the pipeline reads of the match (its rules prior): the game as the table shows it
+    (held plays in their places: a play waiting for review is on the table, and the next plays
+    answer it), and copies of it to judge corrections of recent plays from.
 
     The live game rebuilds its match after a correction, so the pipeline must not hold on to
     one match object; the published state is replaced whole on each change, so reading it from
@@ -133,11 +134,12 @@ class _MatchView:
         self._live = live
 
     def to_json(self) -> dict[str, Any]:
-        return self._live.state
+        return self._live.seen_state
 
     def copy(self) -> Any:
-        """The live match, copied: the checkpoint the pipeline judges corrections from."""
-        return self._live.match_copy()
+        """The live match as seen, copied: the checkpoint the pipeline judges corrections
+        from."""
+        return self._live.match_copy(as_seen=True)
 
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],

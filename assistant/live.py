@@ -12,6 +12,7 @@ The pipeline thread and the request handlers call in concurrently; a lock serial
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 from collections import deque
@@ -92,6 +93,7 @@ class LiveGame:
         self._feed: deque[dict[str, Any]] = deque(maxlen=FEED_LENGTH)
         self._replay(resolve(self.records))
         self._state = self._public_state()
+        self._seen_state = self._seen_json()
 
     def new_game(self, *, ruleset: str | None = None) -> Game:
         """Start a new game record (seat names carry over) and show it."""
@@ -107,7 +109,8 @@ class LiveGame:
     # -- the rules state -----------------------------------------------------------------------
 
     def _replay(self, resolution: Resolution) -> None:
-        """Rebuild the match from the effective log (after a correction, an undo, a restart)."""
+        """Rebuild the match from the effective log (after a correction, an undo, a restart),
+        and, while plays are held, the game as the table shows it (:attr:`seen_state`)."""
         self._match = rules.Match(ruleset=self.game.ruleset)
         self._engine_errors: list[dict[str, Any]] = []
         self._resolution = resolution
@@ -115,6 +118,17 @@ class LiveGame:
         feed_from = len(resolution.effective) - FEED_LENGTH
         for index, (seq, event) in enumerate(resolution.effective):
             self._apply(seq, event, announce=index >= feed_from, speak=False)
+        self._seen_match: rules.Match | None = None
+        if resolution.held:
+            self._seen_match = rules.Match(ruleset=self.game.ruleset)
+            for seq, event in resolution.seen:
+                self._apply_seen(seq, event)
+
+    def _apply_seen(self, seq: int, event: dict[str, Any]) -> None:
+        """Apply ``event`` to the game as seen (malformed ones are the match's errors already)."""
+        assert self._seen_match is not None
+        with contextlib.suppress(rules.GoujiError):
+            self._seen_match.apply(engine_event(event), line=seq)
 
     def _apply(self, seq: int, event: dict[str, Any], *, announce: bool, speak: bool) -> None:
         try:
@@ -184,6 +198,8 @@ class LiveGame:
                     (stored.seq, event)]:
                 self._resolution = resolution
                 self._apply(stored.seq, event, announce=True, speak=True)
+                if self._seen_match is not None:
+                    self._apply_seen(stored.seq, event)
             else:
                 self._replay(resolution)
             self._publish()
@@ -234,11 +250,19 @@ class LiveGame:
     def resolution(self) -> Resolution:
         return self._resolution
 
-    def match_copy(self) -> rules.Match:
-        """A copy of the rules' match as it stands (the effective log applied), which the caller
-        may play on without touching the game."""
+    @property
+    def seen_state(self) -> dict[str, Any]:
+        """The STATE JSON of the game as the table shows it: held plays in their places. While
+        a play waits for review the game goes on at the table, and vision judges the plays
+        after it against this state, not against :attr:`state`, which leaves it out."""
+        return self._seen_state or self._state
+
+    def match_copy(self, *, as_seen: bool = False) -> rules.Match:
+        """A copy of the rules' match as it stands (the effective log applied; ``as_seen``:
+        with the held plays too), which the caller may play on without touching the game."""
         with self._lock:
-            return self._match.copy()
+            match = self._seen_match if as_seen and self._seen_match is not None else self._match
+            return match.copy()
 
     def subscribe(self, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Register a page; its queue starts with a snapshot."""
@@ -269,7 +293,12 @@ class LiveGame:
         """Whether the game said ``text`` (only its own words are rendered as speech)."""
         return text in self._speakable
 
+    def _seen_json(self) -> dict[str, Any] | None:
+        """The STATE JSON of the game as seen, when it differs from the game's (plays held)."""
+        return self._seen_match.to_json() if self._seen_match is not None else None
+
     def _publish(self) -> None:
+        self._seen_state = self._seen_json()
         old, new = self._state, self._public_state()
         self._may_speak(new["turn_text"])
         self._state = new

@@ -14,9 +14,10 @@ from fastapi.testclient import TestClient
 import rules
 from assistant.app import create_app
 from assistant.cli import main
-from assistant.feed import pipeline_submitter, submit_checked
+from assistant.feed import _MatchView, pipeline_submitter, submit_checked
 from rules.selfplay import random_match
 from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
+from tracker.prior import MatchPrior
 from tracker.table import TableLayout
 
 REQUIRED = ("finish_order", "scores", "counts", "to_act", "reported", "opened", "tribute", "errors")
@@ -309,6 +310,29 @@ def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
     state = client.get("/api/state").json()
     assert state["held"] == [] and state["counts"]["0"] == 34
     assert len(state["log"]) == 3
+
+
+def test_vision_judges_the_plays_after_a_held_one_against_the_table_as_seen(
+        app: FastAPI, client: TestClient) -> None:
+    live = app.state.live
+    send = pipeline_submitter(live)
+    prior = MatchPrior(_MatchView(live))
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
+          "reason": "faint 5 (conf 0.2) beside it", "seq": 2})
+    # The held lead is out of the game until accepted, but it lies on the table: the answer
+    # to it is judged against the table, not refused because seat 0 "is still to act".
+    assert live.state["to_act"] == [0] and live.state["counts"]["0"] == 36
+    assert live.seen_state["counts"]["0"] == 33 and prior.may_act(1)
+    assert prior.objection(1, "666") is None
+    assert prior.checkpoint().to_json()["trick"]["last_cards"] == "555"
+    send({"type": "play", "seat": 1, "cards": "666", "source": "vision", "seq": 3})
+    seen = live.seen_state["counts"]
+    assert (seen["0"], seen["1"]) == (33, 33) and live.state["counts"]["1"] == 36
+    post(client, {"type": "accept", "fixes": 2})
+    state = client.get("/api/state").json()
+    assert state["errors"] == [] and (state["counts"]["0"], state["counts"]["1"]) == (33, 33)
+    assert live.seen_state == live.state
 
 
 def test_a_copy_of_the_live_match_is_the_games_and_playing_on_it_leaves_the_game_alone(
