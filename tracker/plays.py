@@ -645,28 +645,31 @@ class PlaySegmenter:
                 ) -> tuple[list[Event], Detections]:
         """Corrections (``fixes``) putting each earlier play in its new reading, and the faint
         cards they take in; what changes is held for review."""
-        events, taken = [], []
+        events, taken, changed = [], [], []
         for play, new in changes:
             unchanged = format_play(new.cards.class_id) == format_play(play.reading.cards.class_id)
             play.reading = new
             taken.append(new.taken)
             if unchanged:
                 continue
-            self._refresh_checkpoints(after=play)
+            changed.append(play)
             event: Event = {
                 "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
                 "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
                 "review": True, "reason": f"revised when {after}: {new.change or 'as read'}",
                 "fixes": play.seq}
             events.append(self._numbered(event))
+        if changed:
+            self._refresh_checkpoints(after=changed)
         return events, Detections.merge(taken)
 
-    def _refresh_checkpoints(self, *, after: _TrickPlay) -> None:
-        """Take the checkpoints of the tricks after ``after``'s again, from its trick's, now
-        that it reads otherwise: they were taken with the play as it was reported then."""
+    def _refresh_checkpoints(self, *, after: list[_TrickPlay]) -> None:
+        """Take the checkpoints of the tricks after the first of ``after``'s again, from its
+        trick's, now that those plays read otherwise: they were taken with the plays as
+        reported then."""
         assert self.prior is not None
         first = next(k for k, trick in enumerate(self._tricks)
-                     if any(play is after for play in trick.plays))
+                     if any(play is changed for play in trick.plays for changed in after))
         for k in range(first + 1, len(self._tricks)):
             before = self._tricks[k - 1]
             if before.checkpoint is not None:
