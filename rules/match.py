@@ -33,6 +33,9 @@ from rules.tribute import TributeRow, tribute_rows
 
 __all__ = ["ApplyResult", "EventError", "Match"]
 
+_RECORDS = ("_given", "_applied", "_snapshots")
+"""What a match records of the events it was given, beside its state."""
+
 
 @dataclass(frozen=True, slots=True)
 class EventError:
@@ -163,7 +166,7 @@ class Match:
         self._applied.append((line, event))
         result = self._apply_one(event, line)
         if len(self.rounds) > rounds:
-            self._snapshots.append((len(self._applied), self._state_copy()))
+            self._snapshots.append((len(self._applied), self._copy_state()))
         return result
 
     def _apply_one(self, event: Any, line: int | None) -> ApplyResult:
@@ -195,7 +198,7 @@ class Match:
             self._snapshots.pop()
         if self._snapshots:
             start, snapshot = self._snapshots[-1]
-            vars(self).update(vars(snapshot.copy()))
+            vars(self).update(vars(snapshot._copy_state()))
         else:
             start = 0
             self._reset()
@@ -206,10 +209,19 @@ class Match:
             except GoujiError:
                 pass   # malformed: recorded again
 
-    def _state_copy(self) -> Match:
-        """A copy of the state alone, without what was given or applied (a snapshot)."""
-        twin = self.copy()
-        del twin._given, twin._applied, twin._snapshots
+    def _copy_state(self) -> Match:
+        """A copy of the state alone, without the record of what was given and applied (a
+        snapshot, which :meth:`_replay` copies again to start from)."""
+        twin = copy.copy(self)
+        for name in _RECORDS:
+            vars(twin).pop(name, None)
+        twin.rounds = []
+        if self.rounds:
+            shared = {id(self.ruleset): self.ruleset, id(self.rounds[-1].ruleset):
+                      self.rounds[-1].ruleset}
+            twin.rounds = [*self.rounds[:-1], copy.deepcopy(self.rounds[-1], shared)]
+        for name in ("errors", "scores", "history", "log", "announcements"):
+            setattr(twin, name, list(getattr(self, name)))
         return twin
 
     def copy(self) -> Match:
@@ -219,16 +231,9 @@ class Match:
         never changed once written, so the copy shares their items (copying a match costs the
         same in its twentieth round as in its first).
         """
-        twin = copy.copy(self)
-        twin.rounds = []
-        if self.rounds:
-            shared = {id(self.ruleset): self.ruleset, id(self.rounds[-1].ruleset):
-                      self.rounds[-1].ruleset}
-            twin.rounds = [*self.rounds[:-1], copy.deepcopy(self.rounds[-1], shared)]
-        for name in ("errors", "scores", "history", "log", "announcements", "_given", "_applied",
-                     "_snapshots"):
-            if hasattr(self, name):  # a snapshot has no record of what it was given
-                setattr(twin, name, list(getattr(self, name)))
+        twin = self._copy_state()
+        for name in _RECORDS:
+            setattr(twin, name, list(getattr(self, name)))
         return twin
 
     def undo(self) -> Match:
