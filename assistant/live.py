@@ -115,13 +115,17 @@ class LiveGame:
         self._engine_errors: list[dict[str, Any]] = []
         self._resolution = resolution
         self._feed.clear()
-        feed_from = len(resolution.effective) - FEED_LENGTH
-        for index, (seq, event) in enumerate(resolution.effective):
-            self._apply(seq, event, announce=index >= feed_from, speak=False)
         self._seen_match: rules.Match | None = None
-        if resolution.held:
-            self._seen_match = rules.Match(ruleset=self.game.ruleset)
-            for seq, event in resolution.seen:
+        feed_from = len(resolution.effective) - FEED_LENGTH
+        held, applied = set(resolution.held), 0
+        # One pass: the game as seen is the game's copy from its first held play on.
+        for seq, event in resolution.seen:
+            if seq in held and self._seen_match is None:
+                self._seen_match = self._match.copy()
+            if seq not in held:
+                self._apply(seq, event, announce=applied >= feed_from, speak=False)
+                applied += 1
+            if self._seen_match is not None:
                 self._apply_seen(seq, event)
 
     def _apply_seen(self, seq: int, event: dict[str, Any]) -> None:
@@ -193,11 +197,14 @@ class LiveGame:
             stored = store.append_event(self._conn, game_id=self.game.id, event=event)
             self.records.append(stored)
             resolution = resolve(self.records)
-            before = self._resolution.effective
-            if resolution.effective[:-1] == before and resolution.effective[-1:] == [
-                    (stored.seq, event)]:
+            if resolution.seen[:-1] == self._resolution.seen and resolution.seen[-1:] == [
+                    (stored.seq, event)]:   # a new event at the end, nothing else changed
                 self._resolution = resolution
-                self._apply(stored.seq, event, announce=True, speak=True)
+                if resolution.held[-1:] == [stored.seq]:
+                    if self._seen_match is None:
+                        self._seen_match = self._match.copy()
+                else:
+                    self._apply(stored.seq, event, announce=True, speak=True)
                 if self._seen_match is not None:
                     self._apply_seen(stored.seq, event)
             else:
