@@ -151,8 +151,6 @@ class Evaluation:
     """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
     exact_match: float
     """Fraction of images (plays) whose multiset of ranks found equals the truth's."""
-    rank_accuracy: float
-    """Fraction of truth cards whose most confident covering detection has the right rank."""
     images: int
     """Images evaluated."""
     cards: int
@@ -161,6 +159,11 @@ class Evaluation:
     """What became of the truth cards at the run-time threshold (:data:`CARD_OUTCOMES`: read
     right, misread, found only below the threshold, not found), and ``extra``: run-time
     detections covering no truth card."""
+
+    @property
+    def rank_accuracy(self) -> float:
+        """Fraction of truth cards whose most confident covering detection has the right rank."""
+        return self.outcomes.get(CARD_OUTCOMES[0], 0) / self.cards if self.cards else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able dict (figures rounded to 4 places)."""
@@ -227,7 +230,6 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         ap50={CLASS_NAMES[c]: float(ap[c, 0]) for c in np.flatnonzero(present)},
         ap50_95={CLASS_NAMES[c]: float(ap[c].mean()) for c in np.flatnonzero(present)},
         exact_match=float(np.mean(exact)) if exact else 0.0,
-        rank_accuracy=outcomes[CARD_OUTCOMES[0]] / cards if cards else 0.0,
         images=len(truths),
         cards=cards,
         outcomes={key: outcomes[key] for key in (*CARD_OUTCOMES, "extra")},
