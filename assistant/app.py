@@ -20,7 +20,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 import rules
 from assistant import pages, store
 from assistant.api import events, speech, state, stream, table
-from assistant.feed import Feeder, pipeline_feeder, script_feeder
+from assistant.feed import Feeder, accept_feeder, pipeline_feeder, script_feeder
 from assistant.live import LiveGame
 from assistant.settings import Settings, is_loopback
 from assistant.speech import Speaker
@@ -49,21 +49,26 @@ async def _error(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc).strip("'\"")}, status_code=code)
 
 
-def _feeder(app: FastAPI) -> Feeder | None:
-    """The pipeline when a video source is set, else the scripted game when a seed is set."""
+def _feeders(app: FastAPI) -> list[Feeder]:
+    """The pipeline when a video source is set, else the scripted game when a seed is set; and
+    the timer letting in held plays when ``accept_after`` is set (they may come from vision
+    here or from a client of the API)."""
     settings: Settings = app.state.settings
     live: LiveGame = app.state.live
+    feeders = []
     if settings.source is not None:
         if app.state.table is None:
             raise FileNotFoundError("a video source needs a table file: --table TABLE.json")
-        return pipeline_feeder(
+        feeders.append(pipeline_feeder(
             live, app.state.frames, source=settings.source, table=lambda: app.state.table,
-            frame_rate=settings.frame_rate)
-    if settings.script_seed is not None:
+            frame_rate=settings.frame_rate))
+    elif settings.script_seed is not None:
         events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)
         # A resumed scripted game continues where it stopped: one stored event per script line.
-        return script_feeder(live, events[len(live.records):], pace=settings.script_pace)
-    return None
+        feeders.append(script_feeder(live, events[len(live.records):], pace=settings.script_pace))
+    if settings.accept_after is not None:
+        feeders.append(accept_feeder(live, after=settings.accept_after))
+    return feeders
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -82,10 +87,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if feeder is not None:
+        for feeder in feeders:
             feeder.start()
         yield
-        if feeder is not None:
+        for feeder in feeders:
             feeder.close()
         frames.closed = True
         live.close()
@@ -98,7 +103,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.speaker = speaker
     app.state.frames = frames
     app.state.table = layout
-    feeder = _feeder(app)  # built now so a missing model or table fails before serving
+    feeders = _feeders(app)  # built now so a missing model or table fails before serving
     if is_loopback(settings.host):
         # A page of another site must not reach this server through a rebound DNS name.
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES)

@@ -22,7 +22,7 @@ from assistant.schemas import EventIn
 from assistant.store import StoredEvent
 from assistant.video import FrameHub
 
-__all__ = ["Feeder", "pipeline_feeder", "pipeline_submitter", "script_feeder"]
+__all__ = ["Feeder", "accept_feeder", "pipeline_feeder", "pipeline_submitter", "script_feeder"]
 
 log = logging.getLogger("gouji.feed")
 
@@ -76,7 +76,8 @@ def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
     The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
     from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
     event; it is dropped when that event was not stored, or when the operator has already
-    accepted, corrected or undone it: the operator's word stands.
+    accepted, corrected or undone it: the operator's word stands (a play let in only because
+    it waited, :func:`accept_feeder`, is still vision's to correct).
     """
     stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
 
@@ -97,12 +98,15 @@ def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
     return on_event
 
 
+_NOT_THE_OPERATOR = frozenset({"vision", "inferred"})
+
+
 def _operator_acted_on(live: LiveGame, target: int) -> bool:
-    """Whether anyone but vision has acted on event ``target`` or on a correction of it."""
+    """Whether the operator has acted on event ``target`` or on a correction of it."""
     versions = {target}
     for stored in list(live.records):  # a copy: the operator's thread may append meanwhile
         if stored.event.get("fixes") in versions:
-            if stored.event.get("source") != "vision":
+            if stored.event.get("source") not in _NOT_THE_OPERATOR:
                 return True
             versions.add(stored.seq)
     return False
@@ -118,6 +122,17 @@ def script_feeder(live: LiveGame, events: Iterable[dict[str, Any]], *, pace: flo
             submit_checked(live, event)
 
     return Feeder("script", run)
+
+
+def accept_feeder(live: LiveGame, *, after: float) -> Feeder:
+    """Lets in each play held for review for ``after`` seconds as seen
+    (:meth:`LiveGame.accept_waiting`), looking a few times within that wait."""
+
+    def run(stop: threading.Event) -> None:
+        while not stop.wait(min(1.0, after / 4)):
+            live.accept_waiting(after)
+
+    return Feeder("accept", run)
 
 
 class _MatchView:

@@ -18,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import rules
@@ -227,6 +228,19 @@ class LiveGame:
             raise ValueError(f"event {target} is not held for review")
         if kind not in CONTROL_TYPES and found.event.get("type") in CONTROL_TYPES:
             raise ValueError(f"event {target} is an {found.event['type']}, not a game event")
+
+    def accept_waiting(self, after: float, *, now: datetime | None = None) -> list[int]:
+        """Let in every play held for review for ``after`` seconds or more, as seen (an
+        ``accept`` from ``inferred`` each): at a table nobody referees the game goes on. A
+        play vision corrects later is held anew and waits again. Returns the plays let in."""
+        now = now or datetime.now(UTC)
+        with self._lock:
+            held = set(self._resolution.held)
+            due = [stored.seq for stored in self.records if stored.seq in held
+                   and (now - datetime.fromisoformat(stored.at)).total_seconds() >= after]
+            for seq in due:
+                self.submit({"type": "accept", "fixes": seq, "source": "inferred"})
+            return due
 
     def set_names(self, names: list[str]) -> None:
         with self._lock:

@@ -56,5 +56,9 @@ class Settings(BaseSettings):
     """Speak announcements (espeak-ng's Mandarin voice) when espeak-ng is installed."""
     speech_cache: Path = Path.home() / ".cache" / "gouji" / "speech"
     """Folder of the generated WAV files, one per distinct text."""
+    accept_after: float | None = Field(default=None, gt=0, le=3600)
+    """Seconds a play held for review waits for the operator before it is let in as seen
+    (an ``accept`` from ``inferred``): a table without a referee keeps its counts going.
+    ``None``: held plays wait for the operator."""
     frame_rate: float = Field(default=10.0, gt=0, le=60)
     """Most annotated frames per second sent to the live view."""

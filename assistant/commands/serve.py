@@ -12,6 +12,8 @@ __all__ = ["register"]
 
 DEMO_NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
 """Seat names of the demo table."""
+DEMO_ACCEPT_AFTER = 5.0
+"""Seconds a held play of the demo waits for someone to look at it before it is let in."""
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +39,9 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--rounds", type=int, default=3, help="rounds of the scripted game (default 3)")
     demo.add_argument("--pace", type=float, default=1.5,
                       help="seconds between scripted events (default 1.5)")
+    demo.add_argument("--accept-after", type=_seconds, default=DEMO_ACCEPT_AFTER, metavar="SECONDS",
+                      help="let a play held for review in as seen after SECONDS nobody looked "
+                           f"at it (default {DEMO_ACCEPT_AFTER:g}; 0: wait for the operator)")
     demo.set_defaults(func=_demo)
 
     serve = subparsers.add_parser(
@@ -49,6 +54,9 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
                        help="record store (default ./gouji.sqlite3); the latest game resumes")
     serve.add_argument("--new-game", action="store_true", help="start a new game instead of resuming")
+    serve.add_argument("--accept-after", type=_seconds, metavar="SECONDS",
+                       help="let a play held for review in as seen after SECONDS nobody looked "
+                            "at it (default: held plays wait for the operator)")
     serve.set_defaults(func=_serve)
 
     export = subparsers.add_parser(
@@ -64,6 +72,17 @@ def register(subparsers: Any) -> None:
     export.set_defaults(func=_export)
 
 
+def _seconds(text: str) -> float | None:
+    """A wait in seconds from the command line; 0 means none."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds must lie within 0-3600, not {text}")
+    return seconds or None
+
+
 def _demo(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"db": args.db, "new_game": True}
     scripted = {"script_seed": args.seed, "script_rounds": args.rounds, "script_pace": args.pace}
@@ -74,7 +93,8 @@ def _demo(args: argparse.Namespace) -> int:
     print("gouji demo: preparing the demo game video (rendered once, then cached) ...")
     video, table = demo_assets()
     try:
-        return _run(args, {**options, "source": str(video), "table": table}, names=DEMO_NAMES)
+        return _run(args, {**options, "source": str(video), "table": table,
+                           "accept_after": args.accept_after}, names=DEMO_NAMES)
     except FileNotFoundError as exc:  # no detector model shipped or built yet
         print(f"gouji demo: {exc}\ngouji demo: playing a scripted game without video instead")
         return _run(args, {**options, **scripted}, names=DEMO_NAMES)
@@ -88,7 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"no such table file: {args.table}")
         _start_table(args.source, args.table)
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
-                       "table": args.table})
+                       "table": args.table, "accept_after": args.accept_after})
 
 
 def _start_table(source: str, path: Path) -> None:

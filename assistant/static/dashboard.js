@@ -69,7 +69,8 @@ function describe(event) {
     case "collect": return "收牌";
     case "round": return `开局 round${event.first !== undefined ? " · 先出 " + seatLabel(event.first) : ""} (${event.ruleset || ""})`;
     case "undo": return `撤销 undo #${event.fixes}`;
-    case "accept": return `接受 accept #${event.fixes}`;
+    case "accept": return event.source === "inferred"  // let in by the wait (--accept-after)
+      ? `到时接受 accepted after the wait #${event.fixes}` : `接受 accept #${event.fixes}`;
     default: return event.type;
   }
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,14 @@ def test_serve_refuses_bad_options_in_one_line(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("seconds", ["soon", "-1", "7200"])
+def test_a_bad_wait_for_held_plays_is_refused_by_name(
+        seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--accept-after", seconds])
+    assert exited.value.code == 2 and "--accept-after" in capsys.readouterr().err
+
+
 def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) -> None:
     assert client.get("/api/state").status_code == 200
     rebound = client.get("/api/state", headers={"Host": "evil.example:8000"})
@@ -333,6 +342,47 @@ def test_vision_judges_the_plays_after_a_held_one_against_the_table_as_seen(
     state = client.get("/api/state").json()
     assert state["errors"] == [] and (state["counts"]["0"], state["counts"]["1"]) == (33, 33)
     assert live.seen_state == live.state
+
+
+def test_a_play_held_past_the_wait_is_let_in_and_vision_may_still_correct_it(
+        app: FastAPI, client: TestClient) -> None:
+    live = app.state.live
+    send = pipeline_submitter(live)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
+          "seq": 2})
+    held_at = datetime.fromisoformat(live.records[-1].at)
+    assert live.accept_waiting(5, now=held_at + timedelta(seconds=4)) == []
+    assert live.state["counts"]["0"] == 36
+    assert live.accept_waiting(5, now=held_at + timedelta(seconds=5)) == [2]
+    state = client.get("/api/state").json()
+    assert state["held"] == [] and state["counts"]["0"] == 33
+    assert state["log"][-1]["event"] == {"type": "accept", "fixes": 2, "source": "inferred"}
+    # Let in by the wait, not by the operator: a later correction from vision still lands,
+    # held anew, and waits again.
+    send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "fixes": 2,
+          "review": True, "seq": 3})
+    state = client.get("/api/state").json()
+    assert [h["event"]["cards"] for h in state["held"]] == ["5555"]
+    assert state["counts"]["0"] == 36 and live.seen_state["counts"]["0"] == 32
+    corrected_at = datetime.fromisoformat(live.records[-1].at)
+    assert live.accept_waiting(5, now=corrected_at + timedelta(seconds=1)) == []
+    assert live.accept_waiting(5, now=corrected_at + timedelta(seconds=6)) == [4]
+    assert live.state["counts"]["0"] == 32 and live.state["errors"] == []
+
+
+def test_the_wait_lets_held_plays_in_while_the_server_runs(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, accept_after=0.2))
+    live = app.state.live
+    with local_client(app):
+        send = pipeline_submitter(live)
+        send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+        send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
+              "seq": 2})
+        deadline = time.monotonic() + 10
+        while live.state["held"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert live.state["held"] == [] and live.state["counts"]["0"] == 33
 
 
 def test_a_copy_of_the_live_match_is_the_games_and_playing_on_it_leaves_the_game_alone(
