@@ -33,8 +33,8 @@ __all__ = [
     "CROP_MARGIN",
     "CROP_WIDTH",
     "DEFAULT_CLASSIFIER",
-    "RankClassifier",
     "SECOND_LOOK",
+    "RankClassifier",
     "crops_to_blob",
     "index_crops",
 ]
