@@ -77,7 +77,8 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
     expect(page.locator("#sound")).to_have_class("pill on")
 
     played: list[dict[str, Any]] = []
-    checked = {"gouji": False, "report": False, "correction": False, "accepted": False}
+    checked = {"gouji": False, "report": False, "correction": False, "accepted": False,
+               "waited": False}
     for event in first_round(game_events):
         if event["type"] == "play" and len(played) >= 3 and not checked["correction"]:
             correct_and_undo_in_the_page(page, http, event, played)
@@ -90,6 +91,17 @@ def test_a_scripted_game_on_the_dashboard(server: LiveServer, browser: Any,
             expect(page.locator("#held li[data-seq]")).to_have_count(0)
             played.append(event)
             checked["accepted"] = True
+            continue
+        elif event["type"] == "play" and checked["accepted"] and not checked["waited"]:
+            held = http.post("/api/events", json={**event, "source": "vision", "conf": 0.4,
+                                                  "review": True}).json()
+            expect(page.locator(f'#held li[data-seq="{held["seq"]}"]')).to_be_visible()
+            assert server.app.state.live.accept_waiting(0) == [held["seq"]]  # nobody looked
+            expect(page.locator("#held li[data-seq]")).to_have_count(0)
+            expect(page.locator("#log li").first).to_contain_text(
+                f'accepted after the wait #{held["seq"]}')
+            played.append(event)
+            checked["waited"] = True
             continue
         assert http.post("/api/events", json=event).status_code == 201
         played.append(event)
