@@ -31,9 +31,12 @@ earlier play of this trick or the one before, read in one of those other ways (t
 read), makes all of them plays the rules take, more cheaply than mending the new play, the
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
-each answer losing a card). A round deals each rank a fixed number of times, so a play refused
-for a rank the deck has no more of may correct a play of any earlier trick of the round that
-holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid). Corrections are
+each answer losing a card). The plays after a play are firmer evidence about it than the
+rules alone are about the play they refuse, so an earlier play's cards read below
+``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
+three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
+rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
+a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid). Corrections are
 held for review too, and so is the play that called for them: the rules took it only on that
 guess about another play.
 
@@ -226,6 +229,15 @@ class PlaySegmenter:
             faint: they count only when the rules refuse a play without them and take it with
             them (the detector must report that low; below it detections are ignored).
         review_conf: a play whose least sure card is below this is held for review.
+        mend_conf: the plays after an earlier play may set aside or read again (second choice)
+            its cards read below this, surer than ``review_conf``: answers of three cards
+            outweigh a lead's fourth card read at 0.52 (41 rendered games at 0.6: that lead
+            and a play it misled mended, no play broken; mending the refused play itself from
+            cards below 0.6 as well broke two right plays, so that stays at ``review_conf``).
+        second_choice_conf: a card's second choice (``data["runner_up_confidence"]``) counts
+            from this score (41 rendered games at 0.05: 866 read for 666, the 8 at 0.51 and a
+            6 its next guess at 0.08, mended by the plays after it, and a play it misled; at
+            0.1 neither; no play broken). A faint card's counts from ``faint_conf``.
         prior: the rules' view of who may act and what they may play (optional).
         gather: when a stable table counts as a gathered trick (default :class:`GatherRule`).
         still_iou: IoU for "the same card as in the previous frame" (stability).
@@ -235,8 +247,9 @@ class PlaySegmenter:
         reread_iou: IoU with a remembered card above which a box is that card whatever rank
             the detector reads now (cards lying still do not change).
         group_gap: new cards closer than this × their short side belong to one play.
-        max_set_aside: at most this many unsure cards (below ``review_conf``) are set aside
-            from a play the rules refuse, to find the play they would take (0: never).
+        max_set_aside: at most this many unsure cards (below ``review_conf``; ``mend_conf``
+            for an earlier play) are set aside from a play the rules refuse, to find the play
+            they would take (0: never).
         max_take_in: at most this many faint cards are taken into a play the rules refuse
             (0: never).
         second_choice: when the rules refuse a play and neither setting aside nor taking in
@@ -253,6 +266,7 @@ class PlaySegmenter:
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
                  faint_conf: float = FAINT_CONF, review_conf: float = 0.5,
+                 mend_conf: float = 0.6, second_choice_conf: float = 0.05,
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
@@ -263,6 +277,8 @@ class PlaySegmenter:
         self.min_conf = min_conf
         self.faint_conf = faint_conf
         self.review_conf = review_conf
+        self.mend_conf = mend_conf
+        self.second_choice_conf = second_choice_conf
         self.prior = prior
         self.gather = gather or GatherRule()
         self.still_iou = still_iou
@@ -465,7 +481,7 @@ class PlaySegmenter:
         objection = prior.objection(seat, text) if prior else None
         revised_taken = Detections.empty()
         if prior is not None and objection:
-            repair = next((r for r in self._readings(cards, nearby)
+            repair = next((r for r in self._readings(cards, nearby, below=self.review_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             revision = (self._revision(prior, seat, text, than=sum(
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
@@ -514,7 +530,8 @@ class PlaySegmenter:
         """``play``'s other readings with one card changed (read and faint cards never change:
         worked out once)."""
         if play.alternatives is None:
-            play.alternatives = list(self._readings(play.read, play.faint, most=1))
+            play.alternatives = list(self._readings(play.read, play.faint, below=self.mend_conf,
+                                                    most=1))
         return play.alternatives
 
     def _numbered(self, event: Event) -> Event:
@@ -523,16 +540,17 @@ class PlaySegmenter:
         event["seq"] = self._made
         return event
 
-    def _readings(self, cards: Detections, nearby: Detections, *, most: int = SEAT_COUNT
-                  ) -> Iterator[_Reading]:
+    def _readings(self, cards: Detections, nearby: Detections, *, below: float,
+                  most: int = SEAT_COUNT) -> Iterator[_Reading]:
         """Other ways of reading a play's cards, in the order they are tried: the fewest,
-        least sure unsure cards (below ``review_conf``) set aside; the fewest, surest faint
-        cards lying with it taken in; one unsure card read as the rank the classifier found
-        next likeliest (``data["runner_up"]``, scored at least ``faint_conf``), surest such
-        reading first; one faint card taken in as its second choice (a fan's strip misread);
-        at most ``most`` cards changed. The rules never add or change a card beyond these."""
+        least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
+        with it taken in; one card read below ``below`` read as the rank the classifier found
+        next likeliest (``data["runner_up"]``, scored at least ``second_choice_conf``), surest
+        such reading first; one faint card taken in as its second choice (a fan's strip
+        misread, scored at least ``faint_conf``); at most ``most`` cards changed. The rules
+        never add or change a card beyond these."""
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
-                  if cards.confidence[i] < self.review_conf]
+                  if cards.confidence[i] < below]
         for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
             for aside in itertools.combinations(unsure, count):
                 kept = np.setdiff1d(np.arange(len(cards)), aside)
@@ -547,7 +565,7 @@ class PlaySegmenter:
                                cost=count + 1 - float(taken.confidence.mean()))
         if not self.second_choice:
             return
-        for i in self._second_choices(cards, below=self.review_conf):
+        for i in self._second_choices(cards, below=below, scored=self.second_choice_conf):
             yield _Reading(_as_second_choice(cards, i),
                            change=(f"read unsure {_described(cards[i])} as "
                                    f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
@@ -556,7 +574,7 @@ class PlaySegmenter:
                                           - cards.data["runner_up_confidence"][i]))
         if most < 1 or self.max_take_in < 1:
             return
-        for i in self._second_choices(nearby):
+        for i in self._second_choices(nearby, scored=self.faint_conf):
             taken = _as_second_choice(nearby, i)[i]
             # Two changes: taking the faint card in (1 + 1 - its score as taken) and reading
             # it as its second choice (1 + how much surer the first choice was).
@@ -566,15 +584,16 @@ class PlaySegmenter:
                                    f"(conf {taken.confidence[0]:.3f})"),
                            cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
 
-    def _second_choices(self, cards: Detections, *, below: float = np.inf) -> list[int]:
+    def _second_choices(self, cards: Detections, *, scored: float, below: float = np.inf
+                        ) -> list[int]:
         """The cards read below ``below`` whose second choice (``data["runner_up"]``) is a
-        rank (a card back is none) scored at least ``faint_conf``, surest second choice first."""
+        rank (a card back is none) scored at least ``scored``, surest second choice first."""
         runner_up_confidence = cards.data.get("runner_up_confidence")
         runner_up = cards.data.get("runner_up")
         if runner_up_confidence is None or runner_up is None:
             return []
         return [int(i) for i in np.argsort(-runner_up_confidence, kind="stable")
-                if cards.confidence[i] < below and runner_up_confidence[i] >= self.faint_conf
+                if cards.confidence[i] < below and runner_up_confidence[i] >= scored
                 and runner_up[i] != BACK_CLASS_ID]
 
     def _revision(self, prior: Prior, seat: int, cards: str, *, than: float

@@ -310,17 +310,18 @@ def second_choices(seen, runner_up, runner_up_confidence):
     return seen
 
 
-def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones):
-    # An ace misread as a king (0.35; ace the classifier's next guess, 0.3) beside a sure
-    # ace: neither setting the king aside nor a faint card makes a pair the rules take.
+@pytest.mark.parametrize("ace", [0.3, 0.06])
+def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones, ace):
+    # An ace misread as a king (0.35; ace the classifier's next guess, even at 0.06) beside a
+    # sure ace: neither setting the king aside nor a faint card makes a pair the rules take.
     prior = FakePrior(only={(3, "AA")})
     segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
     seen = second_choices(cards(("A", 600, 120, 0.9), ("K", 614, 120, 0.35)),
-                          ["K", "A"], [0.05, 0.3])
+                          ["K", "A"], [0.05, ace])
     events = hold(segmenter, seen, 0.0, 1.0)
     assert plays(events) == [(3, "AA")]
-    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
-    assert "read unsure K (conf 0.350) as A (conf 0.300)" in events[0]["reason"]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(ace)
+    assert f"read unsure K (conf 0.350) as A (conf {ace:.3f})" in events[0]["reason"]
     # The card is remembered as read: it is no new card later.
     assert hold(segmenter, seen, 1.0, 1.0) == []
 
@@ -346,7 +347,7 @@ def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
 
 @pytest.mark.parametrize(("king", "runner_up", "options", "why"), [
     (0.6, ("A", 0.3), {}, "the king is read surely"),
-    (0.35, ("A", 0.05), {}, "the ace is below faint_conf"),
+    (0.35, ("A", 0.03), {}, "the ace is below second_choice_conf"),
     (0.35, ("Q", 0.3), {}, "the rules refuse the second choice too"),
     (0.35, ("back", 0.3), {}, "a card back is no rank"),
     (0.35, ("A", 0.3), {"second_choice": False}, "second choices are off"),
@@ -409,6 +410,20 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     assert [play["seq"] for play in events] == [2, 3]
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["555", "666"]
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
+
+
+@pytest.mark.parametrize(("fourth", "lead"), [(0.55, "555"), (0.7, "5555")])
+def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones, fourth, lead):
+    # A fourth five read at 0.55 does not hold the lead (review_conf 0.5), yet three cards
+    # answering it outweigh it (below mend_conf 0.6); one read at 0.7 stands, and the answer
+    # is only flagged.
+    segmenter, match = refereed(zones)
+    laid = [*fan("555", 600, 560), ("5", 642, 560, fourth)]
+    events = follow(segmenter, match, cards(*laid), 0.0)
+    assert plays(events) == [(0, "5555")] and not events[0]["review"]
+    events = follow(segmenter, match, cards(*laid, *fan("666", 860, 480)), 1.0)
+    assert plays(events)[-1] == (1, "666") and events[-1]["review"]
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]][0] == lead
 
 
 def test_without_revisions_the_answer_is_only_flagged(zones):
