@@ -232,10 +232,13 @@ class LiveGame:
     def accept_waiting(self, after: float, *, now: datetime | None = None) -> list[int]:
         """Let in every play held for review for ``after`` seconds or more, as seen (an
         ``accept`` from ``inferred`` each): at a table nobody referees the game goes on. A
-        play vision corrects later is held anew and waits again. Returns the plays let in."""
+        play vision corrects later is held anew and waits again; a play put back on hold by
+        undoing its ``accept`` waits for the operator. Returns the plays let in."""
         now = now or datetime.now(UTC)
         with self._lock:
-            held = set(self._resolution.held)
+            held = set(self._resolution.held) - {
+                stored.event["fixes"] for stored in self.records
+                if stored.event.get("type") == "accept"}
             due = [stored.seq for stored in self.records if stored.seq in held
                    and (now - datetime.fromisoformat(stored.at)).total_seconds() >= after]
             for seq in due:

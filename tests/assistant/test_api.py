@@ -369,6 +369,10 @@ def test_a_play_held_past_the_wait_is_let_in_and_vision_may_still_correct_it(
     assert live.accept_waiting(5, now=corrected_at + timedelta(seconds=1)) == []
     assert live.accept_waiting(5, now=corrected_at + timedelta(seconds=6)) == [4]
     assert live.state["counts"]["0"] == 32 and live.state["errors"] == []
+    # The operator undoes that accept: the play is held again, for the operator alone.
+    post(client, {"type": "undo", "fixes": 5})
+    assert [h["seq"] for h in client.get("/api/state").json()["held"]] == [4]
+    assert live.accept_waiting(5, now=corrected_at + timedelta(hours=1)) == []
 
 
 def test_the_wait_lets_held_plays_in_while_the_server_runs(tmp_path: Path) -> None:
