@@ -22,7 +22,8 @@ from assistant.schemas import EventIn
 from assistant.store import StoredEvent
 from assistant.video import FrameHub
 
-__all__ = ["Feeder", "accept_feeder", "pipeline_feeder", "pipeline_submitter", "script_feeder"]
+__all__ = ["Feeder", "SeenMatch", "accept_feeder", "pipeline_feeder", "pipeline_submitter",
+           "script_feeder"]
 
 log = logging.getLogger("gouji.feed")
 
@@ -135,7 +136,7 @@ def accept_feeder(live: LiveGame, *, after: float) -> Feeder:
     return Feeder("accept", run)
 
 
-class _MatchView:
+class SeenMatch:
     """What the pipeline reads of the match (its rules prior): the game as the table shows it
     (held plays in their places: a play waiting for review is on the table, and the next plays
     answer it), and copies of it to judge corrections of recent plays from.
@@ -174,7 +175,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     stop = threading.Event()
     capture = frames(source)
     pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
-                        match=_MatchView(live))
+                        match=SeenMatch(live))
     hub.active = True
     last_shown = 0.0
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 import rules
 from assistant.app import create_app
 from assistant.cli import main
-from assistant.feed import _MatchView, pipeline_submitter, submit_checked
+from assistant.feed import SeenMatch, pipeline_submitter, submit_checked
 from rules.selfplay import random_match
 from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from tracker.prior import MatchPrior
@@ -325,7 +325,7 @@ def test_vision_judges_the_plays_after_a_held_one_against_the_table_as_seen(
         app: FastAPI, client: TestClient) -> None:
     live = app.state.live
     send = pipeline_submitter(live)
-    prior = MatchPrior(_MatchView(live))
+    prior = MatchPrior(SeenMatch(live))
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
           "reason": "faint 5 (conf 0.2) beside it", "seq": 2})
