@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -306,13 +307,19 @@ def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
     assert [h["event"]["cards"] for h in state["held"]] == ["555"]
 
 
-def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
-        app: FastAPI, client: TestClient) -> None:
-    live = app.state.live
+def vision_holding_a_lead(live: Any, cards: str) -> Callable[[dict[str, Any]], None]:
+    """The pipeline's way into ``live``, after it opened a round (its event 1) and sent seat
+    0's lead ``cards`` held for review (its event 2)."""
     send = pipeline_submitter(live)
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
-    send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "review": True,
+    send({"type": "play", "seat": 0, "cards": cards, "source": "vision", "review": True,
           "seq": 2})
+    return send
+
+
+def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
+        app: FastAPI, client: TestClient) -> None:
+    send = vision_holding_a_lead(app.state.live, "5555")
     post(client, {"type": "play", "seat": 0, "cards": "55", "fixes": 2})   # the operator
     send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
           "review": True, "seq": 3})
@@ -347,10 +354,7 @@ def test_vision_judges_the_plays_after_a_held_one_against_the_table_as_seen(
 def test_a_play_held_past_the_wait_is_let_in_and_vision_may_still_correct_it(
         app: FastAPI, client: TestClient) -> None:
     live = app.state.live
-    send = pipeline_submitter(live)
-    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
-    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
-          "seq": 2})
+    send = vision_holding_a_lead(live, "555")
     held_at = datetime.fromisoformat(live.records[-1].at)
     assert live.accept_waiting(5, now=held_at + timedelta(seconds=4)) == []
     assert live.state["counts"]["0"] == 36
@@ -379,10 +383,7 @@ def test_the_wait_lets_held_plays_in_while_the_server_runs(tmp_path: Path) -> No
     app = create_app(make_settings(tmp_path, accept_after=0.2))
     live = app.state.live
     with local_client(app):
-        send = pipeline_submitter(live)
-        send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
-        send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,
-              "seq": 2})
+        vision_holding_a_lead(live, "555")
         deadline = time.monotonic() + 10
         while live.state["held"] and time.monotonic() < deadline:
             time.sleep(0.05)
