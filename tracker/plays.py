@@ -36,7 +36,8 @@ rules alone are about the play they refuse, so an earlier play's cards read belo
 ``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
 three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
-a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid). Corrections are
+a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid), and a play refused
+for more cards than its seat has left may correct one of the seat's earlier plays. Corrections are
 held for review too, and so is the play that called for them: the rules took it only on that
 guess about another play.
 
@@ -108,6 +109,9 @@ class Prior(Protocol):
 
     def leads(self, seat: int) -> bool:
         """Whether a play from ``seat`` now leads a new trick."""
+
+    def cards_left(self, seat: int) -> int | None:
+        """How many cards the rules hold ``seat`` to have left (``None``: unknown)."""
 
     def checkpoint(self) -> Any:
         """The rules' state now, to judge later other versions of the plays that follow
@@ -623,23 +627,31 @@ class PlaySegmenter:
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                           than: float) -> list[tuple[_TrickPlay, _Reading]]:
         """The cheapest other reading of one play of an earlier trick of the round, with one
-        card fewer of a rank the new play holds, after which the rules take every play since
-        (as reported) and the new play ``class_ids`` from ``seat``, if it costs less than
-        ``than``: that play with its reading (none if there is no such reading).
+        card fewer of a rank the new play holds, or one card fewer in all when ``seat`` made
+        it and has fewer cards left than the new play, after which the rules take every play since (as reported) and the new play
+        ``class_ids`` from ``seat``, if it costs less than ``than``: that play with its reading
+        (none if there is no such reading).
 
         A round deals each rank a fixed number of times, so a play refused for a rank the
         deck has no more of shows that an earlier play of that rank was read with one too
-        many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid)."""
+        many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid). A seat is
+        dealt a fixed number of cards too, so a play of more cards than the rules hold its
+        seat to have left shows that one of the seat's earlier plays was read with one too
+        many (six 3s for five shows when the seat lays its last pair)."""
         if len(self._tricks) < 3:
             return []
         ranks = set(class_ids.tolist())
+        left = prior.cards_left(seat)
+        short = left is not None and len(class_ids) > left
         candidates = []
         for k, trick in enumerate(self._tricks[:-2]):
             for play in trick.plays if trick.checkpoint is not None else ():
                 held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
                 candidates += [(r, k, play) for r in self._alternatives(play)
                                if any(np.sum(r.cards.class_id == rank) < held[rank]
-                                      for rank in ranks)]
+                                      for rank in ranks)
+                               or (short and play.seat == seat
+                                   and len(r.cards) < len(play.reading.cards))]
         found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
                                      (seat, format_play(class_ids)), than=than)
         return [found] if found is not None else []

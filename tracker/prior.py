@@ -90,6 +90,14 @@ class MatchPrior:
         return (not self._in_round(state) or trick.get("answer") == "lead"
                 or trick.get("last_seat") == seat)
 
+    def cards_left(self, seat: int) -> int | None:
+        """How many cards the match holds ``seat`` to have left in the round in play
+        (``None`` between rounds)."""
+        state: dict[str, Any] = self.match.to_json()
+        if not self._in_round(state):
+            return None
+        return int(state["counts"][str(seat)])
+
     def checkpoint(self) -> Any:
         """A copy of the match now (a :class:`rules.Match`, from the match's ``copy()``);
         ``None`` when the match offers no copy."""

@@ -34,6 +34,9 @@ class FakePrior:
     def leads(self, seat):
         return False
 
+    def cards_left(self, seat):
+        return None
+
     def checkpoint(self):
         return None   # whole tricks are judged with a real match (test_prior.py)
 
@@ -527,6 +530,25 @@ def test_a_rank_the_deck_has_no_more_of_corrects_an_earlier_trick(zones, max_rev
     assert (play["cards"], play["review"]) == ("222222", True)
     assert play["reason"].endswith("taken with seat 0's play 1 corrected to 22QQ")
     assert match.errors == [] and match.to_json()["counts"]["0"] == 36 - 18
+
+
+def test_a_seats_last_cards_correct_its_play_of_an_earlier_trick(zones):
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [8, 36, 36, 36, 36, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    # Seat 0 leads 5555 read with an unsure fifth five, then 9 and T, each trick gathered:
+    # its last pair is two cards more than the rules think it holds.
+    leads = [[*fan("5555", 600, 560), ("5", 656, 560, 0.3)], fan("9", 600, 560),
+             fan("T", 600, 560)]
+    for i, lead in enumerate(leads):
+        follow(segmenter, match, cards(*lead), 2 * i)
+        follow(segmenter, match, cards(), 2 * i + 1)
+    events = follow(segmenter, match, cards(*fan("KK", 600, 560)), 6.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (0, "5555", 1), (0, "KK", None)]
+    assert events[0]["reason"] == ("revised when seat 0 played KK: set aside unsure 5 "
+                                   "(conf 0.300)")
+    assert match.errors == [] and match.to_json()["finish_order"] == [0]
 
 
 @pytest.mark.parametrize(("confidence", "refused", "played"), [

@@ -44,6 +44,12 @@ def test_a_round_is_opened_once_and_again_when_it_is_over():
     assert match.round.result is not None and prior.opening(5)["first"] == 5
 
 
+def test_the_cards_a_seat_has_left_are_known_in_a_round_only(match):
+    prior = MatchPrior(match)
+    assert (prior.cards_left(0), prior.cards_left(1)) == (33, 36)
+    assert MatchPrior(rules.Match()).cards_left(0) is None
+
+
 @pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
 def test_a_play_of_mixed_ranks_is_refused_even_as_the_first_lead(view):
     objection = MatchPrior(view(rules.Match())).objection(5, "87")
