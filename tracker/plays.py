@@ -36,10 +36,10 @@ rules alone are about the play they refuse, so an earlier play's cards read belo
 ``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
 three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
-a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth 2 is laid), and a play refused
-for more cards than its seat has left may correct one of the seat's earlier plays. Corrections are
-held for review too, and so is the play that called for them: the rules took it only on that
-guess about another play.
+a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
+the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
+the seat's earlier plays. Corrections are held for review too, and so is the play that called
+for them: the rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -627,10 +627,10 @@ class PlaySegmenter:
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                           than: float) -> list[tuple[_TrickPlay, _Reading]]:
         """The cheapest other reading of one play of an earlier trick of the round, with one
-        card fewer of a rank the new play holds, or one card fewer in all when ``seat`` made
-        it and has fewer cards left than the new play, after which the rules take every play since (as reported) and the new play
-        ``class_ids`` from ``seat``, if it costs less than ``than``: that play with its reading
-        (none if there is no such reading).
+        card fewer of a rank the new play holds (or one card fewer in all, when ``seat`` made
+        it and has fewer cards left than the new play holds), after which the rules take every
+        play since (as reported) and the new play ``class_ids`` from ``seat``, if it costs less
+        than ``than``: that play with its reading (none if there is no such reading).
 
         A round deals each rank a fixed number of times, so a play refused for a rank the
         deck has no more of shows that an earlier play of that rank was read with one too

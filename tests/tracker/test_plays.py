@@ -426,7 +426,7 @@ def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones
     assert plays(events) == [(0, "5555")] and not events[0]["review"]
     events = follow(segmenter, match, cards(*laid, *fan("666", 860, 480)), 1.0)
     assert plays(events)[-1] == (1, "666") and events[-1]["review"]
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]][0] == lead
+    assert match.to_json()["trick"]["plays"][0]["cards"] == lead
 
 
 def test_without_revisions_the_answer_is_only_flagged(zones):
