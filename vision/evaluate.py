@@ -65,6 +65,9 @@ CARD_OUTCOMES = ("read right", "misread", "found below the threshold", "not foun
 detection at the run-time threshold that covers it (IoU >= 0.5): its rank right; another rank
 (its own box misread, or a neighbour's box over it surer); no such detection, but one below the
 threshold; none at all."""
+_OUTCOME_KEYS = (*CARD_OUTCOMES, "extra")
+"""Keys of :attr:`Evaluation.outcomes`: the cards' outcomes, then the detections covering no
+card."""
 
 HELDOUT_SEED = 999_999
 """Seed of the held-out synthetic set; training sets use small seeds, never this one."""
@@ -232,7 +235,7 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         exact_match=float(np.mean(exact)) if exact else 0.0,
         images=len(truths),
         cards=cards,
-        outcomes={key: outcomes[key] for key in (*CARD_OUTCOMES, "extra")},
+        outcomes={key: outcomes[key] for key in _OUTCOME_KEYS},
     )
 
 
@@ -240,7 +243,7 @@ def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dic
     """:data:`CARD_OUTCOMES` of one image's truth cards, each judged by the most confident
     detection covering it (IoU >= 0.5) at ``conf`` or above, and its ``extra`` detections."""
     if not len(predicted):
-        return {key: len(truth) if key == "not found" else 0 for key in (*CARD_OUTCOMES, "extra")}
+        return dict(zip(_OUTCOME_KEYS, (0, 0, 0, len(truth), 0), strict=True))  # none found
     covering = (box_iou(truth.xyxy, predicted.xyxy) >= 0.5 if len(truth)
                 else np.zeros((0, len(predicted)), bool))
     confident = predicted.confidence >= conf
@@ -248,10 +251,9 @@ def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dic
     best = np.where(counted, predicted.confidence[None, :], -1.0).argmax(axis=1)
     found = counted.any(axis=1)
     right = found & (predicted.class_id[best] == truth.class_id)
-    return {"read right": int(right.sum()), "misread": int((found & ~right).sum()),
-            "found below the threshold": int((~found & covering.any(axis=1)).sum()),
-            "not found": int((~covering.any(axis=1)).sum()),
-            "extra": int((confident & ~covering.any(axis=0)).sum())}
+    counts = (right, found & ~right, ~found & covering.any(axis=1), ~covering.any(axis=1),
+              confident & ~covering.any(axis=0))
+    return {key: int(np.sum(mask)) for key, mask in zip(_OUTCOME_KEYS, counts, strict=True)}
 
 
 @dataclass(frozen=True, slots=True)
