@@ -14,9 +14,9 @@ stability window, then compares that stable picture with what it remembers of th
   swept trick's own cards read anew in the pile, not a play.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
-sure card) and ``review`` (true when a card is unsure, when the rules object, or when a faint
-card of its rank lies beside a play the rules would take with it as well as without: a lead
-missing a tight fan's strip looks legal), with ``reason``.
+sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
+faint card of its rank lies beside a play the rules would take with it as well as without: a
+lead missing a tight fan's strip looks legal), with ``reason``.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
@@ -232,12 +232,16 @@ class PlaySegmenter:
             (``data["second_reading"]`` true: most often one card found twice) from it up, are
             faint: they count only when the rules refuse a play without them and take it with
             them (the detector must report that low; below it detections are ignored).
-        review_conf: a play whose least sure card is below this is held for review.
+        review_conf: a play whose least sure card is below this is held for review (51
+            rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
+            that nothing else held, was wrong; 2 of the 236 below 0.4 were).
+        repair_conf: cards read below this are unsure: when the rules refuse a play, its
+            unsure cards may be set aside or read as their second choice.
         mend_conf: the plays after an earlier play may set aside or read again (second choice)
-            its cards read below this, surer than ``review_conf``: answers of three cards
+            its cards read below this, surer than ``repair_conf``: answers of three cards
             outweigh a lead's fourth card read at 0.52 (41 rendered games at 0.6: that lead
             and a play it misled mended, no play broken; mending the refused play itself from
-            cards below 0.6 as well broke two right plays, so that stays at ``review_conf``).
+            cards below 0.6 as well broke two right plays, so that stays at ``repair_conf``).
         second_choice_conf: a card's second choice (``data["runner_up_confidence"]``) counts
             from this score (41 rendered games at 0.05: 866 read for 666, the 8 at 0.51 and a
             6 its next guess at 0.08, mended by the plays after it, and a play it misled; at
@@ -251,7 +255,7 @@ class PlaySegmenter:
         reread_iou: IoU with a remembered card above which a box is that card whatever rank
             the detector reads now (cards lying still do not change).
         group_gap: new cards closer than this × their short side belong to one play.
-        max_set_aside: at most this many unsure cards (below ``review_conf``; ``mend_conf``
+        max_set_aside: at most this many unsure cards (below ``repair_conf``; ``mend_conf``
             for an earlier play) are set aside from a play the rules refuse, to find the play
             they would take (0: never).
         max_take_in: at most this many faint cards are taken into a play the rules refuse
@@ -269,8 +273,9 @@ class PlaySegmenter:
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
-                 faint_conf: float = FAINT_CONF, review_conf: float = 0.5,
-                 mend_conf: float = 0.6, second_choice_conf: float = 0.05,
+                 faint_conf: float = FAINT_CONF, review_conf: float = 0.4,
+                 repair_conf: float = 0.5, mend_conf: float = 0.6,
+                 second_choice_conf: float = 0.05,
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
@@ -281,6 +286,7 @@ class PlaySegmenter:
         self.min_conf = min_conf
         self.faint_conf = faint_conf
         self.review_conf = review_conf
+        self.repair_conf = repair_conf
         self.mend_conf = mend_conf
         self.second_choice_conf = second_choice_conf
         self.prior = prior
@@ -416,7 +422,7 @@ class PlaySegmenter:
             return plays
         kept = []
         for seat, cards in plays:
-            if (bool((cards.confidence < self.review_conf).all())
+            if (bool((cards.confidence < self.repair_conf).all())
                     and self.prior.objection(seat, format_play(cards.class_id))):
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
@@ -485,7 +491,7 @@ class PlaySegmenter:
         objection = prior.objection(seat, text) if prior else None
         revised_taken = Detections.empty()
         if prior is not None and objection:
-            repair = next((r for r in self._readings(cards, nearby, below=self.review_conf)
+            repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             revision = (self._revision(prior, seat, text, than=sum(
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))

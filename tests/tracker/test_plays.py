@@ -219,6 +219,18 @@ def test_the_least_sure_card_that_makes_the_play_acceptable_is_set_aside(zones):
     assert plays(events) == [(3, "99")] and "set aside unsure K" in events[0]["reason"]
 
 
+def test_a_card_read_at_0_45_holds_no_play_yet_is_set_aside_when_the_rules_refuse_it(zones):
+    # Below review_conf (0.4) a card holds its play; up to repair_conf (0.5) it is still
+    # unsure enough to set aside when the rules refuse the play with it.
+    seen = cards(("K", 600, 120, 0.9), ("K", 614, 120, 0.9), ("K", 628, 120, 0.45))
+    events = hold(PlaySegmenter(zones, window=0.5, prior=FakePrior()), seen, 0.0, 1.0)
+    assert plays(events) == [(3, "KKK")] and events[0]["review"] is False
+    prior = FakePrior(objections={(3, "KKK"): "rules: 3 cards against 2"})
+    events = hold(PlaySegmenter(zones, window=0.5, prior=prior), seen, 0.0, 1.0)
+    assert plays(events) == [(3, "KK")] and events[0]["review"] is True
+    assert events[0]["reason"] == "rules: 3 cards against 2; set aside unsure K (conf 0.450)"
+
+
 @pytest.mark.parametrize("confidence", [0.9, 0.3])
 def test_no_card_is_set_aside_when_sure_or_when_nothing_left_would_do(zones, confidence):
     # Sure cards are never set aside; unsure ones only when the rules take what is left.
@@ -417,7 +429,7 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
 
 @pytest.mark.parametrize(("fourth", "lead"), [(0.55, "555"), (0.7, "5555")])
 def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones, fourth, lead):
-    # A fourth five read at 0.55 does not hold the lead (review_conf 0.5), yet three cards
+    # A fourth five read at 0.55 does not hold the lead (review_conf 0.4), yet three cards
     # answering it outweigh it (below mend_conf 0.6); one read at 0.7 stands, and the answer
     # is only flagged.
     segmenter, match = refereed(zones)
