@@ -405,10 +405,15 @@ class PlaySegmenter:
             if gathered:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
+            taken = Detections.empty()
             for i, (seat, members) in enumerate(plays):
+                if _all_among(members, taken):
+                    continue   # taken into an earlier play as cards laid late
                 made, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
-                                                  faint=faint, first=i == 0)
+                                                  faint=faint, first=i == 0,
+                                                  later=dict(plays[i + 1:]))
                 events += made
+                taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
         return events
 
@@ -473,10 +478,13 @@ class PlaySegmenter:
         return seat
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
-                    faint: Detections, first: bool) -> tuple[list[Event], Detections]:
+                    faint: Detections, first: bool, later: dict[int, Detections]
+                    ) -> tuple[list[Event], Detections]:
         """The events of one play (a ``round`` it opens, or corrections of earlier plays,
-        first), and the faint cards taken into plays. Only the ``first`` play of a picture may
-        open a round: the rules hear of it only once the picture's events are applied."""
+        first), and the cards taken into plays: faint ones, and those of the ``later`` plays
+        of the picture (by seat) taken into an earlier play of their seat as laid late. Only
+        the ``first`` play of a picture may open a round: the rules hear of it only once the
+        picture's events are applied."""
         prior = self.prior
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
@@ -493,7 +501,7 @@ class PlaySegmenter:
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
-            revision = (self._revision(prior, seat, text, than=sum(
+            revision = (self._revision(prior, seat, text, later=later, than=sum(
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
                 or self._earlier_revision(prior, seat, cards.class_id,
                                           than=repair.cost if repair else np.inf))
@@ -606,12 +614,14 @@ class PlaySegmenter:
                 if cards.confidence[i] < below and runner_up_confidence[i] >= scored
                 and runner_up[i] != BACK_CLASS_ID]
 
-    def _revision(self, prior: Prior, seat: int, cards: str, *, than: float
-                  ) -> list[tuple[_TrickPlay, _Reading]]:
+    def _revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
+                  than: float) -> list[tuple[_TrickPlay, _Reading]]:
         """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
         after which the rules take every recent play and ``cards`` from ``seat`` as read, if
         it costs less than ``than``: each recent play with its reading then (none if there is
-        no such reading).
+        no such reading). A seat's last play of the trick may also be read with the cards of
+        its seat among the ``later`` plays of the picture: laid late, seen only with the next
+        play (888 read as 88, its last 8 seen with the KKK answering it).
 
         A play answering the lead must have the lead's count, so the plays after an unsure
         lead are evidence about it: a lead read with one card too many or too few is mended
@@ -623,6 +633,9 @@ class PlaySegmenter:
             return []
         candidates = [(r, 0, p) for trick in tricks for p in trick.plays
                       for r in self._alternatives(p)]
+        last_of_seat = {p.seat: p for p in tricks[-1].plays}
+        candidates += [(_laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
+                       for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
         found = self._cheapest_taken(prior, tricks, _Replay(tricks, as_read=True), candidates,
                                      (seat, cards), than=than)
         if found is None:
@@ -686,6 +699,8 @@ class PlaySegmenter:
         for play, new in changes:
             unchanged = format_play(new.cards.class_id) == format_play(play.reading.cards.class_id)
             play.reading = new
+            if new.late:   # now read with them: its other readings keep them
+                play.read, play.alternatives = new.cards, None
             taken.append(new.taken)
             if unchanged:
                 continue
@@ -747,6 +762,8 @@ class _Reading:
     """What differs from the cards as read, for people (empty: read as seen)."""
     cost: float = 0.0
     """Cards changed, plus how sure the evidence against the change was."""
+    late: bool = False
+    """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
 
 
 @dataclass(slots=True)
@@ -764,6 +781,21 @@ class _TrickPlay:
     """How it stands reported now."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
+
+
+def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
+    """``play`` as read with ``cards``, seen only after it was committed: costs as much as
+    taking in faint cards as sure."""
+    return _Reading(Detections.merge([play.read, cards]), taken=cards, late=True,
+                    change=f"took in {_described(cards)}, laid late",
+                    cost=len(cards) + 1 - float(cards.confidence.mean()))
+
+
+def _all_among(cards: Detections, others: Detections) -> bool:
+    """Whether each of ``cards`` is one of ``others`` (the same box)."""
+    if not len(others):
+        return False
+    return bool((box_iou(cards.xyxy, others.xyxy) > 0.999).any(axis=1).all())
 
 
 def _as_second_choice(cards: Detections, i: int) -> Detections:

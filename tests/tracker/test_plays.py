@@ -441,6 +441,26 @@ def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones
     assert match.to_json()["trick"]["plays"][0]["cards"] == lead
 
 
+def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
+    # 888 was committed as 88, its last 8 not yet seen; that 8 shows with the KKK answering
+    # it. It is no play of its own (seat 0 is not to act): the lead is corrected to 888 and
+    # the answer taken, both held.
+    segmenter, match = refereed(zones)
+    lead = fan("888", 600, 560)
+    assert plays(follow(segmenter, match, cards(*lead[:2]), 0.0)) == [(0, "88")]
+    events = follow(segmenter, match, cards(*lead, *fan("KKK", 860, 480)), 1.0)
+    assert plays(events) == [(0, "888"), (1, "KKK")]
+    correction, answer = events
+    assert correction["fixes"] == 1 and correction["review"]
+    assert correction["reason"] == ("revised when seat 1 played KKK: took in 8 (conf 0.900), "
+                                    "laid late")
+    assert answer["review"] and answer["reason"].endswith(
+        "taken with seat 0's play 1 corrected to 888")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
+    # The late 8 is remembered with its play: nothing new when the picture stays.
+    assert follow(segmenter, match, cards(*lead, *fan("KKK", 860, 480)), 2.0) == []
+
+
 def test_without_revisions_the_answer_is_only_flagged(zones):
     segmenter, match = refereed(zones, max_revisions=0)
     lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]
