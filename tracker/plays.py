@@ -38,8 +38,10 @@ three jacks read with a fourth at 0.52 is mended by answers of three cards). A r
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
 a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
 the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
-the seat's earlier plays. Corrections are held for review too, and so is the play that called
-for them: the rules took it only on that guess about another play.
+the seat's earlier plays. New cards in the zone of a seat that played in the trick, seen in
+one picture with the next play, may be the last cards of the seat's play, laid late: that play
+is corrected to take them when the rules then take the next play. Corrections are held for review too, and so
+is the play that called for them: the rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -580,7 +582,7 @@ class PlaySegmenter:
                 taken = nearby[np.array(chosen)]
                 yield _Reading(Detections.merge([cards, taken]), taken=taken,
                                change=f"took in faint {_described(taken)}",
-                               cost=count + 1 - float(taken.confidence.mean()))
+                               cost=_taking_in_cost(taken))
         if not self.second_choice:
             return
         for i in self._second_choices(cards, below=below, scored=self.second_choice_conf):
@@ -783,12 +785,17 @@ class _TrickPlay:
     """Its other readings with one card changed, once a correction was weighed."""
 
 
+def _taking_in_cost(cards: Detections) -> float:
+    """What taking ``cards`` into a play costs: one per card, and more the less sure they are
+    cards at all."""
+    return len(cards) + 1 - float(cards.confidence.mean())
+
+
 def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
-    """``play`` as read with ``cards``, seen only after it was committed: costs as much as
-    taking in faint cards as sure."""
-    return _Reading(Detections.merge([play.read, cards]), taken=cards, late=True,
+    """``play`` as reported with ``cards``, seen only after it was committed."""
+    return _Reading(Detections.merge([play.reading.cards, cards]), taken=cards, late=True,
                     change=f"took in {_described(cards)}, laid late",
-                    cost=len(cards) + 1 - float(cards.confidence.mean()))
+                    cost=_taking_in_cost(cards))
 
 
 def _all_among(cards: Detections, others: Detections) -> bool:
