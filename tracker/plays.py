@@ -7,7 +7,8 @@ stability window, then compares that stable picture with what it remembers of th
 - a face-up card that matches no remembered card (same rank, same place, or the visible part
   of a remembered card that something now covers) is **new**; new cards lying together form a
   play, given to the seat whose zone holds them (a play across a border goes to the nearer
-  seat, or to the one the rules let act);
+  seat, or to the one the rules let act); several plays seen at once are taken in play order,
+  each judged by the rules after those before it;
 - a remembered card that is no longer seen is covered, not removed;
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``;
   new cards first seen in that picture that are all unsure and that the rules refuse are the
@@ -126,6 +127,10 @@ class Prior(Protocol):
 
     def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
         """The rules' state after these plays from ``checkpoint`` (refused ones left out)."""
+
+    def after(self, events: Sequence[Event]) -> Prior:
+        """The prior once ``events``, just made and not yet applied by the caller, are
+        (itself when it cannot tell): the next play of a picture is judged after them."""
 
 
 def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
@@ -408,15 +413,18 @@ class PlaySegmenter:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
+            prior = self.prior
             for i, (seat, members) in enumerate(plays):
                 if _all_among(members, taken):
                     continue   # taken into an earlier play as cards laid late
-                made, taken_in = self._play_event(seat, members, t, together=len(plays) > 1,
-                                                  faint=faint, first=i == 0,
-                                                  later=dict(plays[i + 1:]))
+                made, taken_in = self._play_event(seat, members, t, prior=prior,
+                                                  together=len(plays) > 1, faint=faint,
+                                                  first=i == 0, later=dict(plays[i + 1:]))
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
+                if prior is not None and i + 1 < len(plays):
+                    prior = prior.after(made)
         return events
 
     def _set_aside_swept(self, plays: list[tuple[int, Detections]]
@@ -479,15 +487,14 @@ class PlaySegmenter:
             seat = self.zones.nearest_seat((float(middle[0]), float(middle[1])))
         return seat
 
-    def _play_event(self, seat: int, cards: Detections, t: float, *, together: bool,
-                    faint: Detections, first: bool, later: dict[int, Detections]
-                    ) -> tuple[list[Event], Detections]:
-        """The events of one play (a ``round`` it opens, or corrections of earlier plays,
-        first), and the cards taken into plays: faint ones, and those of the ``later`` plays
-        of the picture (by seat) taken into an earlier play of their seat as laid late. Only
-        the ``first`` play of a picture may open a round: the rules hear of it only once the
-        picture's events are applied."""
-        prior = self.prior
+    def _play_event(self, seat: int, cards: Detections, t: float, *, prior: Prior | None,
+                    together: bool, faint: Detections, first: bool,
+                    later: dict[int, Detections]) -> tuple[list[Event], Detections]:
+        """The events of one play judged by ``prior`` (a ``round`` it opens, or corrections
+        of earlier plays, first), and the cards taken into plays: faint ones, and those of the
+        ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
+        laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
+        tell what follows the picture's events would open one for each play."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None

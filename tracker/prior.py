@@ -10,12 +10,14 @@ that play is reported instead (still held, the set-aside cards named in the reas
 With a match that offers copies (a :class:`rules.Match`, or the live game's view of one), the
 prior also gives checkpoints, copies of the match before a trick (:meth:`MatchPrior.checkpoint`),
 so that the segmenter can ask whether the plays since would all be taken with one of them read
-otherwise (:meth:`MatchPrior.objection_from`), and bring the checkpoints after a corrected play
-up to date (:meth:`MatchPrior.advanced`).
+otherwise (:meth:`MatchPrior.objection_from`), bring the checkpoints after a corrected play
+up to date (:meth:`MatchPrior.advanced`), and judge the next of several plays seen at once
+after the events of those before it (:meth:`MatchPrior.after`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -114,6 +116,17 @@ class MatchPrior:
         """The checkpoint after ``plays`` made in turn from ``checkpoint``, each one the rules
         refuse left out (as the match leaves out a refused event)."""
         return self._replayed(checkpoint, plays, stop=False)[0]
+
+    def after(self, events: Sequence[dict[str, Any]]) -> MatchPrior:
+        """The prior once ``events`` are applied (a copy of the match plays them; itself when
+        the match offers no copy)."""
+        match = self.checkpoint()
+        if match is None:
+            return self
+        for event in events:
+            with contextlib.suppress(ValueError):  # GoujiError: malformed, the owner's to hear
+                match.apply(event)
+        return MatchPrior(match, ruleset=self.ruleset)
 
     @staticmethod
     def _replayed(checkpoint: Any, plays: Sequence[tuple[int, str] | None], *, stop: bool

@@ -43,6 +43,9 @@ class FakePrior:
     def objection_from(self, checkpoint, plays):
         raise AssertionError("no checkpoint was given")
 
+    def after(self, events):
+        return self
+
 
 @pytest.fixture
 def segmenter(zones):
@@ -459,6 +462,20 @@ def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
     # The late 8 is remembered with its play: nothing new when the picture stays.
     assert follow(segmenter, match, cards(*lead, *fan("KKK", 860, 480)), 2.0) == []
+
+
+def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
+    # After a gathered trick seat 0 leads 55 and seat 1 answers 666 (a 6 unsure) in one
+    # picture: judged after the lead, the answer has a card too many, set aside.
+    segmenter, match = refereed(zones)
+    follow(segmenter, match, cards(*fan("44", 600, 560)), 0.0)
+    follow(segmenter, match, cards(), 1.0)                                  # gathered
+    events = follow(segmenter, match, cards(*fan("55", 600, 560), *fan("66", 860, 480),
+                                            ("6", 888, 480, 0.3)), 2.0)
+    assert plays(events) == [(0, "55"), (1, "66")]
+    assert events[1]["reason"] == ("several plays landed at once; rules: 666 does not beat "
+                                   "55: 3 cards against 2; set aside unsure 6 (conf 0.300)")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["55", "66"]
 
 
 def test_without_revisions_the_answer_is_only_flagged(zones):
