@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,13 +35,24 @@ from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
-from vision.detections import Detections, second_readings
+from vision.detections import Detections, box_iou, second_readings, shared_corners
+from vision.detector import rotate_boxes_back
 
 if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs it
     from vision.detector import Detector
 
-__all__ = ["DEMO_SEED", "NESTED_BELOW", "NESTED_CORNER", "NESTED_INSIDE", "ChangeDetector",
-           "Pipeline", "PipelineStats", "card_detector", "demo_assets"]
+__all__ = [
+    "DEMO_SEED",
+    "NESTED_BELOW",
+    "NESTED_CORNER",
+    "NESTED_INSIDE",
+    "TURNED_SAME_IOU",
+    "ChangeDetector",
+    "Pipeline",
+    "PipelineStats",
+    "card_detector",
+    "demo_assets",
+]
 
 Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
@@ -56,6 +67,10 @@ NESTED_BELOW = 0.35
 NESTED_CORNER = 0.05
 """Default tolerance, as a share of card length, for a box sharing a corner with a surer box
 of its rank: then it is a second reading whatever its score."""
+TURNED_SAME_IOU = 0.8
+"""A box found in a crop turned half round is a card the upright crop found already when it
+shares a corner with an upright box of its rank, or overlaps any upright box at least this
+(IoU)."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
@@ -76,7 +91,8 @@ class PipelineStats:
     seconds: float = 0.0
     """Wall-clock seconds spent, reading frames included."""
     detector_calls: int = 0
-    """Detector runs (one per zone crop, or per frame without zones)."""
+    """Detector runs (one per zone crop, two with the turned look, or one per frame without
+    zones)."""
     detector_seconds: float = 0.0
     """Wall-clock seconds spent in those runs."""
     events: int = 0
@@ -225,6 +241,11 @@ class Pipeline:
             ``nested_corner=0``: every box counts). Judged in the view the detector saw (a
             zone's upright crop), not after mapping to the frame, where a turned zone's boxes
             swell and nest by themselves; shared corners only per zone, for the same reason.
+        turned_look: also detect on each zone's crop turned half round; a box found there that
+            is no card found upright (no shared corner with an upright box of its rank, IoU
+            below :data:`TURNED_SAME_IOU` with any) is a faint card, for the rules to take when
+            they need one more (a tight fan's strip the upright view missed): twice the detector
+            runs.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -232,7 +253,7 @@ class Pipeline:
                  detector: DetectorFn | None = None, *, match: Any = None,
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
-                 nested_corner: float = NESTED_CORNER,
+                 nested_corner: float = NESTED_CORNER, turned_look: bool = False,
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table
@@ -240,6 +261,7 @@ class Pipeline:
         self.nested_inside = nested_inside
         self.nested_below = nested_below
         self.nested_corner = nested_corner
+        self.turned_look = turned_look
         self.zones = SeatZones(table)
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
@@ -286,22 +308,39 @@ class Pipeline:
     def _detect(self, image: NDArray[np.uint8], seats: list[int]) -> Detections:
         started = time.perf_counter()
         if self.per_zone:
-            self.stats.detector_calls += len(seats)
-            found = self.zones.detect(image, self._read_once, seats)
-        else:
-            self.stats.detector_calls += 1
-            found = self._read_once(image)
+            found = self.zones.detect(image, self._read_zone, seats)
+        else:   # corners are a card's own only in an upright view: not in a turned play's
+            found = self._read_once(image, corner=0.0)
         self.stats.detector_seconds += time.perf_counter() - started
         return found
 
-    def _read_once(self, image: NDArray[np.uint8]) -> Detections:
-        """The detector's boxes, second readings marked (``data["second_reading"]``)."""
-        found = self.detector(image)
-        # Corners are only a card's own in an upright view: in the whole frame a turned play's
-        # boxes of distinct cards can share one.
-        corner = self.nested_corner if self.per_zone else 0.0
+    def _read_zone(self, crop: NDArray[np.uint8]) -> Detections:
+        """A zone's upright crop read as :meth:`_read_once` does, and, with the turned look,
+        the boxes that only the crop turned half round shows (``data["second_reading"]``:
+        faint)."""
+        found = self._read_once(crop, corner=self.nested_corner)
+        if not self.turned_look:
+            return found
+        turned = self._run_detector(np.ascontiguousarray(np.rot90(crop, 2)))
+        turned = replace(turned, xyxy=rotate_boxes_back(turned.xyxy, 2, crop.shape[:2]))
+        if len(found) and len(turned):
+            same_card = ((shared_corners(turned.xyxy, found.xyxy, tolerance=self.nested_corner)
+                          & (turned.class_id[:, None] == found.class_id[None, :]))
+                         | (box_iou(turned.xyxy, found.xyxy) >= TURNED_SAME_IOU))
+            turned = turned[~same_card.any(axis=1)]
+        return Detections.merge([found, turned.with_data(
+            second_reading=np.ones(len(turned), bool))])
+
+    def _read_once(self, image: NDArray[np.uint8], *, corner: float) -> Detections:
+        """The detector's boxes, second readings marked (``data["second_reading"]``; shared
+        corners within ``corner``)."""
+        found = self._run_detector(image)
         return found.with_data(second_reading=second_readings(
             found, inside=self.nested_inside, below=self.nested_below, corner=corner))
+
+    def _run_detector(self, image: NDArray[np.uint8]) -> Detections:
+        self.stats.detector_calls += 1
+        return self.detector(image)
 
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,

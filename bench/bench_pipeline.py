@@ -165,7 +165,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
-                     nested_corner=args.nested_corner,
+                     nested_corner=args.nested_corner, turned_look=args.turned_look,
                      max_revisions=args.max_revisions).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
@@ -212,6 +212,8 @@ def main() -> int:
     parser.add_argument("--no-revise", dest="max_revisions", action="store_const", const=0,
                         default=MAX_REVISIONS,
                         help="never correct an earlier play when a later one contradicts it")
+    parser.add_argument("--turned-look", action="store_true",
+                        help="also detect on each crop turned half round (new boxes: faint)")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

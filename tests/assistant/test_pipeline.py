@@ -152,6 +152,28 @@ def test_the_rules_may_take_in_a_second_reading_when_the_play_needs_one_more_car
     assert max(shown) == 1  # the live view shows the cards that count
 
 
+def missing_the_rightmost(image):
+    """The blob detector, missing the right-most card it sees (in a crop turned half round,
+    another card)."""
+    found = blob_detector(image)
+    return found[found.xyxy[:, 0] < found.xyxy[:, 0].max()] if len(found) else found
+
+
+@pytest.mark.parametrize(("options", "cards", "reason"), [
+    ({}, "K", None),
+    ({"turned_look": True}, "K", "faint K (conf 0.900) beside it"),
+    ({"turned_look": True, "match": PairLedMatch()}, "KK", "took in faint K (conf 0.900)")])
+def test_a_card_found_only_in_the_crop_turned_half_round_is_faint(options, cards, reason):
+    # The turned crop finds the card the upright one missed (and misses another, found
+    # upright already): it counts only when the rules need it, and holds a lead meanwhile.
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 600, 140), (BLUE_KING, 648, 140)])])
+    events = []
+    Pipeline(frames, LAYOUT, missing_the_rightmost, **options).run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, cards)]
+    assert events[0]["review"] is (reason is not None)
+    assert reason is None or reason in events[0]["reason"]
+
+
 class FittingDetector(CountingDetector):
     """A detector of dynamic input size, noting the size it is fitted to."""
 
