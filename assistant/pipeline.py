@@ -253,7 +253,7 @@ class Pipeline:
                  detector: DetectorFn | None = None, *, match: Any = None,
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
-                 nested_corner: float = NESTED_CORNER, turned_look: bool = False,
+                 nested_corner: float = NESTED_CORNER, turned_look: bool = True,
                  **segmenter_options: Any) -> None:
         self.source = source
         self.table = table

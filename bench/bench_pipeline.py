@@ -212,8 +212,8 @@ def main() -> int:
     parser.add_argument("--no-revise", dest="max_revisions", action="store_const", const=0,
                         default=MAX_REVISIONS,
                         help="never correct an earlier play when a later one contradicts it")
-    parser.add_argument("--turned-look", action="store_true",
-                        help="also detect on each crop turned half round (new boxes: faint)")
+    parser.add_argument("--no-turned-look", dest="turned_look", action="store_false",
+                        help="detect each zone crop upright only, not also turned half round")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

@@ -415,8 +415,13 @@ class PlaySegmenter:
             taken = Detections.empty()
             prior = self.prior
             for i, (seat, members) in enumerate(plays):
-                if _all_among(members, taken):
-                    continue   # taken into an earlier play as cards laid late
+                # Cards taken into an earlier play of the picture (laid late, or found faintly
+                # before) are its cards, not a play.
+                members = members[match_boxes(members, taken, iou=self.memory_iou,
+                                              cover=self.memory_cover,
+                                              same_place=self.reread_iou) < 0]
+                if not len(members):
+                    continue
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
                                                   first=i == 0, later=dict(plays[i + 1:]))
@@ -803,13 +808,6 @@ def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
     return _Reading(Detections.merge([play.reading.cards, cards]), taken=cards, late=True,
                     change=f"took in {_described(cards)}, laid late",
                     cost=_taking_in_cost(cards))
-
-
-def _all_among(cards: Detections, others: Detections) -> bool:
-    """Whether each of ``cards`` is one of ``others`` (the same box)."""
-    if not len(others):
-        return False
-    return bool((box_iou(cards.xyxy, others.xyxy) > 0.999).any(axis=1).all())
 
 
 def _as_second_choice(cards: Detections, i: int) -> Detections:

@@ -464,6 +464,22 @@ def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     assert follow(segmenter, match, cards(*lead, *fan("KKK", 860, 480)), 2.0) == []
 
 
+def test_a_card_taken_in_faintly_is_no_new_play_when_it_shows_clearly_later(zones):
+    # The lead's third 8 is found only as a second reading (faint, however sure); it shows
+    # with the KKK answering, now counting: the rules take the faint one into the lead (the
+    # cheaper reading), and the card seen now is that card, not a play.
+    segmenter, match = refereed(zones)
+    lead = fan("888", 600, 560)
+    first = cards(*lead[:2], ("8", 628, 560, 0.6))
+    first = first.with_data(second_reading=np.array([False, False, True]))
+    assert plays(follow(segmenter, match, first, 0.0)) == [(0, "88")]
+    second = cards(*lead[:2], ("8", 629, 561, 0.45), *fan("KKK", 860, 480))
+    events = follow(segmenter, match, second.with_data(second_reading=np.zeros(6, bool)), 1.0)
+    assert plays(events) == [(0, "888"), (1, "KKK")]
+    assert "took in faint 8 (conf 0.600)" in events[0]["reason"]
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
+
+
 def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
     # After a gathered trick seat 0 leads 55 and seat 1 answers 666 (a 6 unsure) in one
     # picture: judged after the lead, the answer has a card too many, set aside.
