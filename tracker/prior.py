@@ -119,13 +119,15 @@ class MatchPrior:
 
     def after(self, events: Sequence[dict[str, Any]]) -> MatchPrior:
         """The prior once ``events`` are applied (a copy of the match plays them; itself when
-        the match offers no copy)."""
+        the match offers no copy). Corrections are left out: they name earlier events by the
+        sender's numbers, which need not be the match's (the live game numbers what it stores)."""
         match = self.checkpoint()
         if match is None:
             return self
         for event in events:
-            with contextlib.suppress(ValueError):  # GoujiError: malformed, the owner's to hear
-                match.apply(event)
+            if "fixes" not in event:
+                with contextlib.suppress(ValueError):  # GoujiError: malformed, the owner's to hear
+                    match.apply(event)
         return MatchPrior(match, ruleset=self.ruleset)
 
     @staticmethod

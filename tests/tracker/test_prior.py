@@ -142,10 +142,10 @@ def test_a_state_view_that_offers_copies_of_its_match_gives_checkpoints(match):
 def test_the_prior_after_events_judges_the_next_play_after_them(match):
     prior = MatchPrior(match)
     made = [{"type": "play", "seat": 1, "cards": "666", "seq": 3},
-            {"type": "play", "seat": 1, "cards": "777", "seq": 4, "fixes": 3}]   # corrected
+            {"type": "play", "seat": 0, "cards": "5555", "seq": 4, "fixes": 1}]   # left out
     after = prior.after(made)
-    assert "does not beat" in after.objection(2, "777") and after.objection(2, "888") is None
-    assert not after.may_act(1) and after.cards_left(1) == 33
+    assert "does not beat" in after.objection(2, "666") and after.objection(2, "777") is None
+    assert not after.may_act(1) and after.cards_left(1) == 33 and after.cards_left(0) == 33
     assert match.to_json()["trick"]["last_cards"] == "555"           # the match is unchanged
     state_only = MatchPrior(StateView(match))
     assert state_only.after(made) is state_only                       # it cannot tell
