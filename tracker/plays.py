@@ -41,8 +41,9 @@ a play of any earlier trick of the round that holds that rank (a queen read as a
 the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
 the seat's earlier plays. New cards in the zone of a seat that played in the trick, seen in
 one picture with the next play, may be the last cards of the seat's play, laid late: that play
-is corrected to take them when the rules then take the next play. Corrections are held for review too, and so
-is the play that called for them: the rules took it only on that guess about another play.
+is corrected to take them when the rules then take the next play. Corrections are held for
+review too, and so is the play that called for them: the rules took it only on that guess
+about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
