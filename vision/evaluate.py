@@ -243,7 +243,7 @@ def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dic
     """:data:`CARD_OUTCOMES` of one image's truth cards, each judged by the most confident
     detection covering it (IoU >= 0.5) at ``conf`` or above, and its ``extra`` detections."""
     if not len(predicted):
-        return dict(zip(_OUTCOME_KEYS, (0, 0, 0, len(truth), 0), strict=True))  # none found
+        return {key: 0 for key in _OUTCOME_KEYS} | {"not found": len(truth)}  # none found
     covering = (box_iou(truth.xyxy, predicted.xyxy) >= 0.5 if len(truth)
                 else np.zeros((0, len(predicted)), bool))
     confident = predicted.confidence >= conf
