@@ -345,7 +345,9 @@ class Pipeline:
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,
             stop: Callable[[], bool] | threading.Event | None = None) -> PipelineStats:
-        """Process frames until the source ends or ``stop`` says so.
+        """Process frames until the source ends or ``stop`` says so. When the source ends,
+        the round filmed should be over: a play that ends it when read with one card changed
+        is corrected then (:meth:`tracker.plays.PlaySegmenter.finish`).
 
         Args:
             on_event: called with each event dict, in order (``round`` when inferred, ``play``,
@@ -389,21 +391,29 @@ class Pipeline:
                     found = Detections.merge(per_seat)
                 detections = found
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any())):
-                if event["type"] == "play" and "fixes" in event:
-                    self.stats.corrections += 1
-                elif event["type"] == "play":
-                    self.stats.plays += 1
-                    self.stats.held += bool(event.get("review"))
-                elif event["type"] == "collect":
-                    self.stats.collects += 1
-                self.stats.events += 1
+                self._count(event)
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
                 on_frame(frame, detections[self.segmenter.counts(detections)])
             self.stats.frames += 1
             self.stats.seconds = time.perf_counter() - started
+        else:   # the source ended: so did the round filmed, if it was whole
+            for event in self.segmenter.finish():
+                self._count(event)
+                on_event(event)
         return self.stats
+
+    def _count(self, event: Event) -> None:
+        """Count ``event`` in :attr:`stats`."""
+        if event["type"] == "play" and "fixes" in event:
+            self.stats.corrections += 1
+        elif event["type"] == "play":
+            self.stats.plays += 1
+            self.stats.held += bool(event.get("review"))
+        elif event["type"] == "collect":
+            self.stats.collects += 1
+        self.stats.events += 1
 
 
 def demo_assets(cache_dir: str | Path | None = None) -> tuple[Path, Path]:

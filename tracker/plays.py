@@ -63,7 +63,7 @@ about another play.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -125,6 +125,11 @@ class Prior(Protocol):
                        ) -> str | None:
         """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
         one after another (``None``: the trick was gathered there), or ``None``."""
+
+    def round_over_after(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                         ) -> bool:
+        """Whether the rules, from ``checkpoint``, take each of these plays and see the round
+        over after them."""
 
     def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
         """The rules' state after these plays from ``checkpoint`` (refused ones left out)."""
@@ -376,6 +381,37 @@ class PlaySegmenter:
             return []
         self._settled = True
         return self._commit(current, self.face_up(detections, faint=True), t)
+
+    def finish(self) -> list[Event]:
+        """The events the end of the stream calls for (once, when the source has ended).
+
+        A filmed round ends with its last play. When the rules still hold some seat to cards
+        it never laid, and one play of the round read with one card changed (see
+        :meth:`_readings`), gaining the seat exactly those cards, makes every play one the
+        rules take and the round over, that play is corrected (held for review). A play read
+        a card short with the missing card faint beside it often shows only here: a lead of
+        any count is taken, and what a seat keeps is asked of nobody until the round should
+        end (its last two jacks led as J, a faint J beside them)."""
+        prior = self.prior
+        if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
+            return []
+        left = [prior.cards_left(seat) for seat in range(SEAT_COUNT)]
+        if None in left:   # no round in play, or it is over
+            return []
+        candidates = [(reading, k, play) for k, trick in enumerate(self._tricks)
+                      if trick.checkpoint is not None for play in trick.plays
+                      if left[play.seat]
+                      for reading in self._alternatives(play)
+                      if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+        found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
+                               good=prior.round_over_after)
+        if found is None:
+            return []
+        play, reading = found
+        events, taken = self._revise([found], after=f"the stream ended with seat {play.seat} "
+                                                     f"holding {left[play.seat]} card(s)")
+        self._memory = Detections.merge([self._memory, taken])
+        return events
 
     # -- committing a stable picture -------------------------------------------------------
 
@@ -695,14 +731,24 @@ class PlaySegmenter:
                         new: tuple[int, str], *, than: float
                         ) -> tuple[_TrickPlay, _Reading] | None:
         """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
+        cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
+        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
+        (see :meth:`_cheapest`)."""
+        return self._cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
+                              items: prior.objection_from(checkpoint, [*items, new]) is None)
+
+    def _cheapest(self, tricks: Sequence[_Trick], replay: _Replay,
+                  candidates: list[tuple[_Reading, int, _TrickPlay]], *, than: float,
+                  good: Callable[[Any, list[tuple[int, str] | None]], bool]
+                  ) -> tuple[_TrickPlay, _Reading] | None:
+        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
         :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
-        the first after which the rules take every play of ``replay`` from trick ``k`` on (its
-        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``."""
+        the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
+        ``replay`` from trick ``k`` on, ``play`` in ``reading``."""
         tried = sorted((c for c in candidates if c[0].cost < than),
                        key=lambda c: (c[0].cost, c[2].seq))[:self.max_revisions]
         for reading, k, play in tried:
-            items = replay.with_reading(play, reading, from_trick=k)
-            if prior.objection_from(tricks[k].checkpoint, [*items, new]) is None:
+            if good(tricks[k].checkpoint, replay.with_reading(play, reading, from_trick=k)):
                 return play, reading
         return None
 

@@ -11,8 +11,9 @@ With a match that offers copies (a :class:`rules.Match`, or the live game's view
 prior also gives checkpoints, copies of the match before a trick (:meth:`MatchPrior.checkpoint`),
 so that the segmenter can ask whether the plays since would all be taken with one of them read
 otherwise (:meth:`MatchPrior.objection_from`), bring the checkpoints after a corrected play
-up to date (:meth:`MatchPrior.advanced`), and judge the next of several plays seen at once
-after the events of those before it (:meth:`MatchPrior.after`).
+up to date (:meth:`MatchPrior.advanced`), judge the next of several plays seen at once
+after the events of those before it (:meth:`MatchPrior.after`), and tell whether other
+versions of the round's plays would end it (:meth:`MatchPrior.round_over_after`).
 """
 
 from __future__ import annotations
@@ -111,6 +112,13 @@ class MatchPrior:
         """The rules' reason to refuse one of ``plays`` made in turn from ``checkpoint``
         (``None``: the trick was gathered there, everyone still to act passed)."""
         return self._replayed(checkpoint, plays, stop=True)[1]
+
+    def round_over_after(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                         ) -> bool:
+        """Whether the rules, from ``checkpoint``, take every one of ``plays`` made in turn and
+        see the round over after them."""
+        match, objection = self._replayed(checkpoint, plays, stop=True)
+        return objection is None and bool(match.to_json()["round_over"])
 
     def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
         """The checkpoint after ``plays`` made in turn from ``checkpoint``, each one the rules

@@ -214,6 +214,21 @@ def test_stop_ends_the_run_and_on_frame_sees_every_frame():
     assert seen == [0, 1, 2, 3, 4] and stats.frames == 5
 
 
+@pytest.mark.parametrize("stopped", [False, True])
+def test_the_segmenters_last_word_is_heard_when_the_source_ends_not_when_stopped(stopped):
+    # What the end of a filmed round calls for (tracker tests: a last lead read short) comes
+    # after the last frame's events, counted; a run stopped by hand is no end of a round.
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 620, 140)])])
+    pipeline = Pipeline(frames, LAYOUT, blob_detector)
+    correction = {"type": "play", "seat": 3, "cards": "KK", "fixes": 1, "seq": 2}
+    pipeline.segmenter.finish = lambda: [correction]
+    events = []
+    stats = pipeline.run(events.append, stop=lambda: stopped and len(events) == 1)
+    assert [(e["cards"], e.get("fixes")) for e in events] == (
+        [("K", None)] if stopped else [("K", None), ("KK", 1)])
+    assert stats.plays == 1 and stats.corrections == (not stopped)
+
+
 @pytest.mark.parametrize(("change", "moving", "detected"), [
     (None, [], []),                # nothing changed
     ((640, 600), [0], [0]),        # something in the middle of seat 0's zone

@@ -480,6 +480,37 @@ def test_a_card_taken_in_faintly_is_no_new_play_when_it_shows_clearly_later(zone
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
 
 
+@pytest.mark.parametrize("faint_queen", [True, False])
+def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_queen):
+    # Seats 0 and 2 go out; seat 4 wins a trick and leads its last two queens, read as one
+    # with a faint Q beside it. A lead of one is taken: nothing asks for the second queen
+    # until the video ends, when the round filmed should be over, and is with QQ. Without
+    # a faint queen no reading ends the round (a clip cut short): nothing changes.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    laid = []
+    for seat, card, place in ((0, "5", (600, 560)), (2, "7", (860, 220)), (4, "A", (420, 220))):
+        laid.append((card, *place))
+        assert plays(follow(segmenter, match, cards(*laid), len(laid))) == [(seat, card)]
+    follow(segmenter, match, cards(), 4.0)                                  # gathered
+    lead = [("Q", 420, 220), *([("Q", 434, 220, 0.15)] if faint_queen else [])]
+    assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]
+    assert match.to_json()["counts"]["4"] == 1
+    events = segmenter.finish()
+    for event in events:
+        match.apply(event)
+    if not faint_queen:
+        assert events == [] and not match.to_json()["round_over"]
+        return
+    assert [(e["seat"], e["cards"], e["fixes"], e["review"]) for e in events] == [
+        (4, "QQ", 5, True)]
+    assert events[0]["reason"] == ("revised when the stream ended with seat 4 holding 1 "
+                                   "card(s): took in faint Q (conf 0.150)")
+    state = match.to_json()
+    assert state["round_over"] and state["finish_order"] == [0, 2, 4]
+
+
 def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
     # After a gathered trick seat 0 leads 55 and seat 1 answers 666 (a 6 unsure) in one
     # picture: judged after the lead, the answer has a card too many, set aside.
