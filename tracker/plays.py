@@ -407,9 +407,9 @@ class PlaySegmenter:
                                good=prior.round_over_after)
         if found is None:
             return []
-        play, reading = found
-        events, taken = self._revise([found], after=f"the stream ended with seat {play.seat} "
-                                                     f"holding {left[play.seat]} card(s)")
+        seat = found[0].seat
+        events, taken = self._revise([found], after=f"the stream ended with seat {seat} "
+                                                     f"holding {left[seat]} card(s)")
         self._memory = Detections.merge([self._memory, taken])
         return events
 
