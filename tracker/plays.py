@@ -69,6 +69,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.optimize import linear_sum_assignment
 
 from rules import format_cards, parse_cards
 from tracker.gather import GatherRule
@@ -157,8 +158,9 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     least that much inside the reference box (a remembered card now partly covered shows a
     smaller visible box inside its old one). With ``same_place``, boxes of any class whose
     IoU reaches it pair too: a card that has not moved is the same card even when the detector
-    reads it differently this time. Same-class pairs go first, then the best overlaps (greedy;
-    plenty for still cards, where true pairs overlap almost exactly).
+    reads it differently this time. The pairing is an optimal assignment: as many pairs as
+    can be, then same-class pairs, then the highest IoU (of a card's whole box and a piece of
+    it inside its old box, the whole box is the card).
 
     Returns:
         For each current box, the index of its reference box, or −1.
@@ -183,24 +185,25 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     area_c, area_r = box_area(current.xyxy), box_area(reference.xyxy)
     union = area_c[:, None] + area_r[None, :] - inter
     overlap = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    score, ok = overlap, overlap >= iou
+    ok = overlap >= iou
     if cover is not None:
-        inside = inter / np.maximum(area_c[:, None], 1e-9)
-        ok |= inside >= cover
-        score = np.maximum(score, inside)
+        ok |= inter / np.maximum(area_c[:, None], 1e-9) >= cover
     same_class = current.class_id[:, None] == reference.class_id[None, :]
     ok &= same_class
     if same_place is not None:
         ok |= overlap >= same_place
-    score = score + same_class  # a same-class pair beats any other
-    used = np.zeros(len(reference), bool)
-    for flat in np.argsort(-np.where(ok, score, -1.0), axis=None):
-        i, j = divmod(int(flat), len(reference))
-        if not ok[i, j]:
-            break
-        if result[i] < 0 and not used[j]:
-            result[i], used[j] = j, True
+    # As many pairs as can be; of those, same-class pairs first; then the likest boxes.
+    weight = np.where(ok, 10 + 2 * same_class + overlap, 0.0)
+    rows, cols = linear_sum_assignment(weight, maximize=True)
+    paired = ok[rows, cols]
+    result[rows[paired]] = cols[paired]
     return result
+
+
+def _inside_alike(boxes: Detections, others: Detections, share: float) -> NDArray[np.bool_]:
+    """Which ``boxes`` lie at least ``share`` inside one of ``others`` of their rank."""
+    inside = box_inside(boxes.xyxy, others.xyxy) >= share
+    return np.asarray((inside & (boxes.class_id[:, None] == others.class_id[None, :])).any(1))
 
 
 def _grown(xyxy: NDArray[np.float32], gap: float) -> NDArray[np.float32]:
@@ -438,6 +441,9 @@ class PlaySegmenter:
             xyxy = self._memory.xyxy.copy()
             xyxy[known[seen_before]] = current.xyxy[seen_before]
             self._memory = replace(self._memory, xyxy=xyxy)
+            # A remembered card found twice, its box and a piece of it inside it (a strip its
+            # index shows on), is one card: the piece is no new card.
+            seen_before |= _inside_alike(current, current[seen_before], self.memory_cover)
         if len(self._leftovers):
             stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
                                 cover=self.memory_cover, same_place=self.reread_iou) >= 0
