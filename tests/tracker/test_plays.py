@@ -480,6 +480,16 @@ def test_a_card_taken_in_faintly_is_no_new_play_when_it_shows_clearly_later(zone
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
 
 
+def test_a_remembered_card_found_whole_and_as_a_piece_of_itself_is_no_new_card(segmenter):
+    # Seat 2 led 55; its 77 lands over them. The first 5 is found twice: its whole box (moved
+    # by a pixel or two) and a piece inside it. The whole box is that 5, and so is the piece.
+    assert plays(hold(segmenter, cards(*fan("55", 860, 220)), 0.0, 1.0)) == [(2, "55")]
+    piece = Detections(xyxy=np.array([[862, 222, 878, 246]], np.float32),
+                       confidence=np.array([0.8], np.float32), class_id=np.array([class_id("5")]))
+    seen = Detections.merge([cards(("5", 861, 221), *fan("77", 876, 236)), piece])
+    assert plays(hold(segmenter, seen, 1.0, 1.0)) == [(2, "77")]
+
+
 @pytest.mark.parametrize("faint_queen", [True, False])
 def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_queen):
     # Seats 0 and 2 go out; seat 4 wins a trick and leads its last two queens, read as one
