@@ -619,7 +619,8 @@ class PlaySegmenter:
                   most: int = SEAT_COUNT) -> Iterator[_Reading]:
         """Other ways of reading a play's cards, in the order they are tried: the fewest,
         least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
-        with it taken in; one card read below ``below`` read as the rank the classifier found
+        with it taken in; one card read below ``below`` read as a faint card of another rank
+        lying on it (:meth:`_found_on`); one such card read as the rank the classifier found
         next likeliest (``data["runner_up"]``, scored at least ``second_choice_conf``), surest
         such reading first; one faint card taken in as its second choice (a fan's strip
         misread, scored at least ``faint_conf``); at most ``most`` cards changed. The rules
@@ -638,6 +639,12 @@ class PlaySegmenter:
                 yield _Reading(Detections.merge([cards, taken]), taken=taken,
                                change=f"took in faint {_described(taken)}",
                                cost=_taking_in_cost(taken))
+        for i, j in self._found_on(cards, nearby, below=below):
+            card, other = cards[np.array([i])], nearby[np.array([j])]
+            yield _Reading(Detections.merge([cards[np.arange(len(cards)) != i], other]),
+                           taken=other, change=(f"read unsure {_described(card)} as faint "
+                                                f"{_described(other)} found on it"),
+                           cost=1 + max(0.0, float(card.confidence[0] - other.confidence[0])))
         if not self.second_choice:
             return
         for i in self._second_choices(cards, below=below, scored=self.second_choice_conf):
@@ -658,6 +665,19 @@ class PlaySegmenter:
                                    f"{CLASS_NAMES[int(taken.class_id[0])]} "
                                    f"(conf {taken.confidence[0]:.3f})"),
                            cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
+
+    def _found_on(self, cards: Detections, nearby: Detections, *, below: float
+                  ) -> list[tuple[int, int]]:
+        """Pairs ``(i, j)``: card ``i``, read below ``below``, and faint card ``j`` of another
+        rank lying on it (IoU at least ``memory_iou``): one card read two ways, most often by
+        the two views of a zone. Surest faint reading first."""
+        if not len(cards) or not len(nearby):
+            return []
+        on = ((box_iou(cards.xyxy, nearby.xyxy) >= self.memory_iou)
+              & (cards.class_id[:, None] != nearby.class_id[None, :])
+              & (cards.confidence < below)[:, None])
+        pairs = [(int(i), int(j)) for i, j in np.argwhere(on)]
+        return sorted(pairs, key=lambda pair: -float(nearby.confidence[pair[1]]))
 
     def _second_choices(self, cards: Detections, *, scored: float, below: float = np.inf
                         ) -> list[int]:
