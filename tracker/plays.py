@@ -22,8 +22,9 @@ The rules may pick between two seats of a border play, and when they refuse a pl
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
-take, or else read one unsure card (or one faint card taken in) as the rank the classifier
-found next likeliest; that play is still held for review. They never invent a card, nor give
+take, or else read one unsure card as a faint card of another rank found on it, or as the rank
+the classifier found next likeliest (or take one faint card in as that); that play is still
+held for review. They never invent a card, nor give
 one a rank vision did not see.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
@@ -41,9 +42,11 @@ a play of any earlier trick of the round that holds that rank (a queen read as a
 the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
 the seat's earlier plays. New cards in the zone of a seat that played in the trick, seen in
 one picture with the next play, may be the last cards of the seat's play, laid late: that play
-is corrected to take them when the rules then take the next play. Corrections are held for
-review too, and so is the play that called for them: the rules took it only on that guess
-about another play.
+is corrected to take them when the rules then take the next play. When the stream ends, the
+round filmed should be over: a play of the round read with one card changed that ends it is
+corrected then (a lead read a card short, its seat left holding a card it never had).
+Corrections are held for review too, and so is the play that called for them: the rules took
+it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
