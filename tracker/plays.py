@@ -463,20 +463,25 @@ class PlaySegmenter:
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
-                members = members[match_boxes(members, taken, iou=self.memory_iou,
-                                              cover=self.memory_cover,
-                                              same_place=self.reread_iou) < 0]
+                members = self._not_taken(members, taken)
                 if not len(members):
                     continue
+                later = {other: rest for other, cards in plays[i + 1:]
+                         if len(rest := self._not_taken(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
-                                                  first=i == 0, later=dict(plays[i + 1:]))
+                                                  first=i == 0, later=later)
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
                 if prior is not None and i + 1 < len(plays):
                     prior = prior.after(made)
         return events
+
+    def _not_taken(self, cards: Detections, taken: Detections) -> Detections:
+        """``cards`` less those that are cards ``taken`` into a play already."""
+        return cards[match_boxes(cards, taken, iou=self.memory_iou, cover=self.memory_cover,
+                                 same_place=self.reread_iou) < 0]
 
     def _set_aside_swept(self, plays: list[tuple[int, Detections]]
                          ) -> list[tuple[int, Detections]]:
