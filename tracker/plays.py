@@ -613,8 +613,10 @@ class PlaySegmenter:
         """``play``'s other readings with one card changed (read and faint cards never change:
         worked out once)."""
         if play.alternatives is None:
+            # A faint reading found on a card does not rewrite an earlier play: on 66 rendered
+            # games it mended two right earlier plays and no wrong one.
             play.alternatives = list(self._readings(play.read, play.faint, below=self.mend_conf,
-                                                    most=1))
+                                                    most=1, found_on=False))
         return play.alternatives
 
     def _numbered(self, event: Event) -> Event:
@@ -624,11 +626,11 @@ class PlaySegmenter:
         return event
 
     def _readings(self, cards: Detections, nearby: Detections, *, below: float,
-                  most: int = SEAT_COUNT) -> Iterator[_Reading]:
+                  most: int = SEAT_COUNT, found_on: bool = True) -> Iterator[_Reading]:
         """Other ways of reading a play's cards, in the order they are tried: the fewest,
         least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
-        with it taken in; one card read below ``below`` read as a faint card of another rank
-        lying on it (:meth:`_found_on`); one such card read as the rank the classifier found
+        with it taken in; with ``found_on``, one card read below ``below`` read as a faint card
+        of another rank lying on it (:meth:`_found_on`); one such card read as the rank the classifier found
         next likeliest (``data["runner_up"]``, scored at least ``second_choice_conf``), surest
         such reading first; one faint card taken in as its second choice (a fan's strip
         misread, scored at least ``faint_conf``); at most ``most`` cards changed. The rules
@@ -647,7 +649,7 @@ class PlaySegmenter:
                 yield _Reading(Detections.merge([cards, taken]), taken=taken,
                                change=f"took in faint {_described(taken)}",
                                cost=_taking_in_cost(taken))
-        for i, j in self._found_on(cards, nearby, below=below):
+        for i, j in self._found_on(cards, nearby, below=below) if found_on else ():
             card, other = cards[np.array([i])], nearby[np.array([j])]
             yield _Reading(Detections.merge([cards[np.arange(len(cards)) != i], other]),
                            taken=other, change=(f"read unsure {_described(card)} as faint "
@@ -824,12 +826,15 @@ class PlaySegmenter:
                                                                  _Replay([before]).items)
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
-        """The faint cards lying with the play in its seat's zone, surest first."""
+        """The faint cards lying with the play in its seat's zone, or on one of its cards
+        (IoU at least ``memory_iou``: that card read again, whatever zone its middle falls
+        in), surest first."""
         if not len(faint):
             return []
         grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
         beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
-        here = beside & (faint.data["seat"] == seat)
+        on_a_card = (box_iou(faint.xyxy, cards.xyxy) >= self.memory_iou).any(1)
+        here = beside & (faint.data["seat"] == seat) | on_a_card
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
 
     def _faint_alike(self, prior: Prior | None, seat: int, cards: Detections,

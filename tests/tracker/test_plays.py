@@ -480,13 +480,15 @@ def test_a_card_taken_in_faintly_is_no_new_play_when_it_shows_clearly_later(zone
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["888", "KKK"]
 
 
-def test_an_unsure_card_is_read_as_the_faint_card_of_another_rank_found_on_it(zones):
-    # Seat 1 answers 55 with 66, its second 6 read as a 5 at 0.4 and, in the other view, as a
-    # 6 at 0.3 (faint). 56 is no play; 6 alone and 566 are refused too; 66 is taken.
+def test_an_unsure_card_is_read_as_the_faint_card_of_another_rank_found_on_it_in_any_zone(zones):
+    # Seat 1 answers 55 with 66, one 6 read as a 5 at 0.4 and, in the other view, as a 6 at
+    # 0.15 (faint), that box's middle just in seat 0's zone. 56 is no play; 6 alone and 566
+    # are refused too; 66 is taken.
     segmenter, match = refereed(zones)
     follow(segmenter, match, cards(*fan("55", 600, 560)), 0.0)
-    answer = cards(*fan("55", 600, 560), ("6", 860, 480), ("5", 874, 480, 0.4),
-                   ("6", 875, 481, 0.15))
+    answer = cards(*fan("55", 600, 560), ("6", 800, 520), ("5", 754, 540, 0.4),
+                   ("6", 744, 540, 0.15))
+    assert segmenter.zones.seat_of_points(np.array([[754, 540], [744, 540]])).tolist() == [1, 0]
     events = follow(segmenter, match, answer, 1.0)
     assert plays(events) == [(1, "66")]
     assert events[0]["reason"].endswith("read unsure 5 (conf 0.400) as faint 6 (conf 0.150) "
