@@ -121,6 +121,19 @@ def test_a_checkpoint_advanced_by_plays_leaves_out_those_the_rules_refuse(match)
     assert before.to_json()["trick"]["last_cards"] == "555"     # the checkpoint is unchanged
 
 
+def test_a_checkpoint_tells_whether_plays_end_the_round():
+    # Seats 0, 2 and 4 hold one card each: once all three are out, only federation 1 is left
+    # and the round is over. A refused play ends nothing.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 1, 36]})
+    prior = MatchPrior(match)
+    before = prior.checkpoint()
+    assert prior.round_over_after(before, [(0, "5"), (2, "7"), (4, "A")])
+    assert not prior.round_over_after(before, [(0, "5"), (2, "7")])
+    assert not prior.round_over_after(before, [(0, "5"), (2, "7"), (4, "6")])  # not beating 7
+    assert not match.to_json()["round_over"]
+
+
 def test_a_state_only_view_gives_no_checkpoint(match):
     assert MatchPrior(StateView(match)).checkpoint() is None
 
