@@ -24,8 +24,7 @@ play they take, or take in faint cards the detector found beside it (read too fa
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
 take, or else read one unsure card as a faint card of another rank found on it, or as the rank
 the classifier found next likeliest (or take one faint card in as that); that play is still
-held for review. They never invent a card, nor give
-one a rank vision did not see.
+held for review. They never invent a card, nor give one a rank vision did not see.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
 a seat's count links its plays across tricks. When the rules refuse a play as read, and one
@@ -444,8 +443,8 @@ class PlaySegmenter:
             xyxy = self._memory.xyxy.copy()
             xyxy[known[seen_before]] = current.xyxy[seen_before]
             self._memory = replace(self._memory, xyxy=xyxy)
-            # A remembered card found twice, its box and a piece of it inside it (a strip its
-            # index shows on), is one card: the piece is no new card.
+            # A remembered card found twice, its whole box and a piece of it inside that box,
+            # is one card: the piece is no new card.
             seen_before |= _inside_alike(current, current[seen_before], self.memory_cover)
         if len(self._leftovers):
             stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
@@ -613,8 +612,8 @@ class PlaySegmenter:
         """``play``'s other readings with one card changed (read and faint cards never change:
         worked out once)."""
         if play.alternatives is None:
-            # A faint reading found on a card does not rewrite an earlier play: on 66 rendered
-            # games it mended two right earlier plays and no wrong one.
+            # A faint reading found on a card does not rewrite an earlier play: on the rendered
+            # games (seeds 101-170) it mended two right earlier plays and no wrong one.
             play.alternatives = list(self._readings(play.read, play.faint, below=self.mend_conf,
                                                     most=1, found_on=False))
         return play.alternatives
@@ -630,11 +629,11 @@ class PlaySegmenter:
         """Other ways of reading a play's cards, in the order they are tried: the fewest,
         least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
         with it taken in; with ``found_on``, one card read below ``below`` read as a faint card
-        of another rank lying on it (:meth:`_found_on`); one such card read as the rank the classifier found
-        next likeliest (``data["runner_up"]``, scored at least ``second_choice_conf``), surest
-        such reading first; one faint card taken in as its second choice (a fan's strip
-        misread, scored at least ``faint_conf``); at most ``most`` cards changed. The rules
-        never add or change a card beyond these."""
+        of another rank lying on it (:meth:`_found_on`); one such card read as the rank the
+        classifier found next likeliest (``data["runner_up"]``, scored at least
+        ``second_choice_conf``), surest such reading first; one faint card taken in as its
+        second choice (a fan's strip misread, scored at least ``faint_conf``); at most ``most``
+        cards changed. The rules never add or change a card beyond these."""
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
                   if cards.confidence[i] < below]
         for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
@@ -834,7 +833,7 @@ class PlaySegmenter:
         grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
         beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
         on_a_card = (box_iou(faint.xyxy, cards.xyxy) >= self.memory_iou).any(1)
-        here = beside & (faint.data["seat"] == seat) | on_a_card
+        here = (beside & (faint.data["seat"] == seat)) | on_a_card
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
 
     def _faint_alike(self, prior: Prior | None, seat: int, cards: Detections,
