@@ -43,9 +43,10 @@ the seat's earlier plays. New cards in the zone of a seat that played in the tri
 one picture with the next play, may be the last cards of the seat's play, laid late: that play
 is corrected to take them when the rules then take the next play. When the stream ends, the
 round filmed should be over: a play of the round read with one card changed that ends it is
-corrected then (a lead read a card short, its seat left holding a card it never had).
-Corrections are held for review too, and so is the play that called for them: the rules took
-it only on that guess about another play.
+corrected then (a lead read a card short, its seat left holding a card it never had); a live
+table's stream does not end, so the same is done once the table has seen no play for a minute
+(``round_gap``: the next deal is being made). Corrections are held for review too, and so is
+the play that called for them: the rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -80,8 +81,8 @@ from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
-__all__ = ["FAINT_CONF", "MAX_REVISIONS", "MIN_CONF", "PlaySegmenter", "Prior", "format_play",
-           "match_boxes"]
+__all__ = ["FAINT_CONF", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "PlaySegmenter", "Prior",
+           "format_play", "match_boxes"]
 
 Event = dict[str, Any]
 
@@ -90,6 +91,9 @@ MIN_CONF = 0.2
 FAINT_CONF = 0.1
 """Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
 detector feeding the segmenter should report boxes down to it."""
+ROUND_GAP = 60.0
+"""Default seconds without a play after which an open round is judged as the end of the stream
+judges it (see :class:`PlaySegmenter`)."""
 MAX_REVISIONS = 32
 """Default count of other readings of recent plays weighed when the rules refuse a play; it
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
@@ -288,6 +292,11 @@ class PlaySegmenter:
             them instead if that explains the play more cheaply; as many again of the round's
             earlier plays holding one of its ranks (module docstring; needs a prior that gives
             checkpoints; 0: never).
+        round_gap: seconds without a play after which a round the rules still hold open is
+            judged as :meth:`finish` judges it when the stream ends (once per such spell;
+            ``None``: never). Between two rounds a table gathers, shuffles and deals four
+            decks, which takes minutes; a turn seldom takes a minute, and the correction needs
+            a play that, read with one card changed, ends the round.
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -298,7 +307,8 @@ class PlaySegmenter:
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
-                 second_choice: bool = True, max_revisions: int = MAX_REVISIONS) -> None:
+                 second_choice: bool = True, max_revisions: int = MAX_REVISIONS,
+                 round_gap: float | None = ROUND_GAP) -> None:
         self.zones = zones
         self.window = window
         self.min_conf = min_conf
@@ -318,6 +328,7 @@ class PlaySegmenter:
         self.max_take_in = max_take_in
         self.second_choice = second_choice
         self.max_revisions = max_revisions
+        self.round_gap = round_gap
         self.reset()
 
     def reset(self) -> None:
@@ -332,6 +343,8 @@ class PlaySegmenter:
         # lead, and its plays.
         self._tricks: list[_Trick] = []
         self._made = 0                           # events made: the last one's seq
+        self._last_play_t: float | None = None   # when the last play was committed
+        self._gap_judged = False                 # the round was judged in this spell without plays
         self.last_seat: int | None = None
         """Seat of the last committed play."""
 
@@ -374,6 +387,8 @@ class PlaySegmenter:
         Returns:
             The events committed by this frame, in order (usually none).
         """
+        events = (self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
+                  if self._spell_without_plays(t) else [])
         current = self.face_up(detections)
         unchanged = (len(current) == len(self._previous)
                      and bool((match_boxes(current, self._previous, iou=self.still_iou) >= 0)
@@ -383,9 +398,9 @@ class PlaySegmenter:
             self._stable_since = t
             self._settled = False
         if self._settled or t - self._stable_since < self.window:
-            return []
+            return events
         self._settled = True
-        return self._commit(current, self.face_up(detections, faint=True), t)
+        return events + self._commit(current, self.face_up(detections, faint=True), t)
 
     def finish(self) -> list[Event]:
         """The events the end of the stream calls for (once, when the source has ended).
@@ -397,6 +412,20 @@ class PlaySegmenter:
         a card short with the missing card faint beside it often shows only here: a lead of
         any count is taken, and what a seat keeps is asked of nobody until the round should
         end (its last two jacks led as J, a faint J beside them)."""
+        return self._end_of_round("the stream ended")
+
+    def _spell_without_plays(self, t: float) -> bool:
+        """Whether ``t`` ends the first ``round_gap`` seconds without a play since the last
+        one (true once per such spell)."""
+        if (self.round_gap is None or self._last_play_t is None or self._gap_judged
+                or t - self._last_play_t < self.round_gap):
+            return False
+        self._gap_judged = True
+        return True
+
+    def _end_of_round(self, why: str) -> list[Event]:
+        """The correction that ends the round in play, judged because ``why`` says it should
+        be over (see :meth:`finish`)."""
         prior = self.prior
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
             return []
@@ -412,10 +441,12 @@ class PlaySegmenter:
                                good=prior.round_over_after)
         if found is None:
             return []
-        seat = found[0].seat
-        events, taken = self._revise([found], after=f"the stream ended with seat {seat} "
-                                                     f"holding {left[seat]} card(s)")
-        self._memory = Detections.merge([self._memory, taken])
+        play = found[0]
+        events, taken = self._revise([found], after=f"{why} with seat {play.seat} "
+                                                     f"holding {left[play.seat]} card(s)")
+        k = next(k for k, trick in enumerate(self._tricks) if any(p is play for p in trick.plays))
+        if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
+            self._memory = Detections.merge([self._memory, taken])
         return events
 
     # -- committing a stable picture -------------------------------------------------------
@@ -592,6 +623,7 @@ class PlaySegmenter:
         if objection:
             reasons.append(objection)
         self.last_seat = seat
+        self._last_play_t, self._gap_judged = t, False
         event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),
                         "t": round(t, 3), "source": "vision", "conf": conf,
                         "review": bool(reasons)}

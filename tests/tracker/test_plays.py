@@ -537,6 +537,45 @@ def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_q
     assert state["round_over"] and state["finish_order"] == [0, 2, 4]
 
 
+def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minute(zones):
+    # A live stream does not end: the round the last lead left open (seat 4's QQ read as Q,
+    # a faint Q beside it) is judged once a minute has passed without a play, while the
+    # table is gathered and the next deal is made, and the next play opens a new round.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    laid = []
+    for seat, card, place in ((0, "5", (600, 560)), (2, "7", (860, 220)), (4, "A", (420, 220))):
+        laid.append((card, *place))
+        follow(segmenter, match, cards(*laid), len(laid))
+    follow(segmenter, match, cards(), 4.0)                                  # gathered
+    lead = [("Q", 420, 220), ("Q", 434, 220, 0.15)]
+    assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]   # at 5.5 s
+    waiting = hold(segmenter, cards(*lead), 6.0, 4.0) + hold(segmenter, cards(), 10.0, 55.4)
+    assert [e["type"] for e in waiting] == ["collect"]
+    for event in waiting:
+        match.apply(event)
+    assert not match.to_json()["round_over"]
+    events = hold(segmenter, cards(), 65.4, 30.0)                             # 65.5 s on
+    assert [(e["seat"], e["cards"], e["fixes"], e["t"]) for e in events] == [(4, "QQ", 5, 5.5)]
+    assert events[0]["reason"] == ("revised when the table saw no play for 60 s with seat 4 "
+                                   "holding 1 card(s): took in faint Q (conf 0.150)")
+    match.apply(events[0])
+    assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 2, 4]
+    events = follow(segmenter, match, cards(*fan("66", 600, 560)), 95.4)
+    assert [(e["type"], e.get("first"), e.get("cards")) for e in events] == [
+        ("round", 0, None), ("play", None, "66")]
+    assert segmenter.finish() == []
+
+
+def test_a_round_the_rules_hold_open_is_left_so_when_no_reading_ends_it(zones):
+    # A minute without a play and no faint card to end the round: nothing is guessed.
+    segmenter, match = refereed(zones)
+    follow(segmenter, match, cards(*fan("55", 600, 560)), 0.0)
+    assert hold(segmenter, cards(), 1.0, 120.0) == [
+        {"type": "collect", "t": 1.5, "source": "vision", "conf": 1.0, "seq": 2}]
+
+
 def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
     # After a gathered trick seat 0 leads 55 and seat 1 answers 666 (a 6 unsure) in one
     # picture: judged after the lead, the answer has a card too many, set aside.
