@@ -16,6 +16,7 @@ does, and compare with the truth:
   its cards came to rest (window included).
 
 Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [--max-plays N]
+      [--rounds N]
 
 ``--oracle`` replaces the detector by the renderer's exact boxes: it measures the tracker and
 the pipeline alone. With the ONNX model it measures everything, detector included.
@@ -44,7 +45,7 @@ import numpy as np
 
 import rules
 from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline, card_detector
-from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF
+from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF, ROUND_GAP
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
@@ -122,17 +123,21 @@ class Operator:
 
 
 def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
+    """What the game comes to: the last round's finishing order, counts and tribute, and the
+    rounds before it (their places, scores and tribute)."""
     state = rules.replay(events, ruleset=ruleset).to_json()
-    return {key: state.get(key) for key in ("finish_order", "counts", "tribute")}
+    return {key: state.get(key) for key in ("round", "finish_order", "counts", "tribute",
+                                            "history", "scores")}
 
 
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
-    folder = Path(args.cache) / (f"seed-{seed}" if args.max_plays is None
-                                 else f"seed-{seed}-{args.max_plays}")
+    folder = Path(args.cache) / "-".join(
+        [f"seed-{seed}", *([f"r{args.rounds}"] if args.rounds > 1 else []),
+         *([str(args.max_plays)] if args.max_plays is not None else [])])
     if not (folder / "truth.jsonl").is_file() or (args.oracle and not (folder / "boxes.jsonl")
                                                   .is_file()):
         started = time.perf_counter()
-        game = render_game(seed, folder, ruleset=args.ruleset, boxes=True,
+        game = render_game(seed, folder, ruleset=args.ruleset, rounds=args.rounds, boxes=True,
                            max_plays=args.max_plays)
         print(f"seed {seed}: rendered {game.plays} plays, {game.seconds:.0f} s of video in "
               f"{time.perf_counter() - started:.0f} s")
@@ -166,7 +171,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
-                     max_revisions=args.max_revisions).run(on_event)
+                     max_revisions=args.max_revisions,
+                     round_gap=args.round_gap or None).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -219,6 +225,11 @@ def main() -> int:
     parser.add_argument("--ruleset", default="qingdao")
     parser.add_argument("--window", type=float, default=0.5)
     parser.add_argument("--max-plays", type=int, default=None, help="short clips of N plays")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds per game, the table empty between them while dealing")
+    parser.add_argument("--round-gap", type=float, default=ROUND_GAP,
+                        help="seconds without a play after which an open round is judged "
+                             "(0: only when the video ends)")
     parser.add_argument("--operator", action="store_true",
                         help="an operator corrects each wrong play held for review at once")
     args = parser.parse_args()

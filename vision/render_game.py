@@ -48,14 +48,18 @@ from vision.synth import (
     visible_cards,
 )
 
-__all__ = ["FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "TruthDetector", "render_game",
+__all__ = ["DEAL_SECONDS", "FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "TruthDetector", "render_game",
            "script_tokens", "truth_detections"]
 
 FRAME_SIZE = (1280, 720)
 """``(width, height)`` of the rendered video."""
 
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 """Changes whenever a seed films differently, so caches of rendered games know they are stale."""
+
+DEAL_SECONDS = (70.0, 100.0)
+"""Range of the seconds the table lies empty between two rounds: four decks gathered, shuffled
+and dealt, and the tribute paid."""
 
 _PLAY_SIDE = 600.0     # play area side on the table plane, in table-plane pixels
 _CANVAS_SIDE = 1500    # table-top texture side, table-plane pixels (reaches past the image)
@@ -396,7 +400,8 @@ def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str =
         out: folder to write ``game.mp4``, ``table.json``, ``truth.jsonl`` (created).
         fps: frames per second of the video (20–30 is typical of webcams).
         ruleset: ruleset of the scripted game.
-        rounds: rounds of the scripted game.
+        rounds: rounds of the scripted game; between two rounds the table lies empty for
+            :data:`DEAL_SECONDS` (the cards gathered, shuffled and dealt).
         events: the script (event dicts); default ``rules.selfplay.random_match(seed, ruleset,
             rounds)``.
         boxes: also write ``boxes.jsonl`` with the exact visible card boxes.
@@ -422,6 +427,8 @@ def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str =
                 continue  # the film gathers tricks itself, when the rules say they ended
             if kind == "play" and max_plays is not None and plays >= max_plays:
                 break
+            if kind == "round" and plays:
+                director.pause(float(rng.uniform(*DEAL_SECONDS)))
             match.apply({k: v for k, v in event.items() if k != "t"}, line=line)
             state = match.to_json()
             trick = state.get("trick") or {}

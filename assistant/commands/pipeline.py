@@ -41,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     render.add_argument("--frames-per-second", type=float, default=25.0, dest="fps",
                         help="video frame rate (default: 25)")
     render.add_argument("--ruleset", default="qingdao", help="ruleset (default: qingdao)")
-    render.add_argument("--rounds", type=int, default=1, help="rounds to play (default: 1)")
+    render.add_argument("--rounds", type=int, default=1,
+                        help="rounds to play, the table empty for 70-100 s of dealing between "
+                             "them (default: 1)")
     render.add_argument("--max-plays", type=int, default=None,
                         help="film only the first N plays (a short clip)")
     render.add_argument("--boxes", action="store_true",

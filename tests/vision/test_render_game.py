@@ -11,7 +11,7 @@ from assistant.pipeline import Pipeline
 from tracker.score import score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
-from vision.render_game import TruthDetector, render_game
+from vision.render_game import DEAL_SECONDS, TruthDetector, render_game
 
 # A legal opening of a qingdao round: seat 0 leads 555, seat 1 beats it with 666, the others
 # pass, seat 1 leads KK and seat 3 answers AA.
@@ -73,3 +73,19 @@ def test_different_seeds_film_different_tables(tmp_path):
         assert ok
         looks.append((json.loads(game.table.read_text())["homography"], image.mean()))
     assert looks[0][0] != looks[1][0] and looks[0][1] != looks[1][1]
+
+
+def test_the_table_lies_empty_while_the_next_round_is_dealt(tmp_path):
+    # Five seats go out one card each, ending the round; the next round's lead comes after the
+    # deal: on a live table a minute and more without a play (the segmenter's ``round_gap``).
+    first = [{"type": "round", "ruleset": "qingdao", "first": 0, "counts": [1] * 6},
+             *[{"type": "play", "seat": seat, "cards": rank} for seat, rank in enumerate("56789")]]
+    script = [*first, {"type": "round", "ruleset": "qingdao", "first": 2},
+              {"type": "play", "seat": 2, "cards": "KK"}]
+    game = render_game(3, tmp_path, events=script, fps=5)
+    truth = [json.loads(line) for line in game.truth.read_text().splitlines()]
+    assert [(e["type"], e.get("seat")) for e in truth] == [
+        ("round", None), *[("play", seat) for seat in range(5)], ("collect", None),
+        ("round", None), ("play", 2)]
+    gathered, lead = truth[6]["t"], truth[8]["t"]
+    assert DEAL_SECONDS[0] < lead - gathered < DEAL_SECONDS[1] + 5
