@@ -159,11 +159,12 @@ class SeenMatch:
 
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
-                    frame_rate: float) -> Feeder:
+                    frame_rate: float, round_gap: float | None) -> Feeder:
     """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
     with detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
-    pipeline switches to the new ones at the next frame.
+    pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
+    without a play after which an open round is judged; ``None``: never).
 
     The detector loads here, so a missing model fails at start, not in the thread. A video file
     plays at its own speed, as a camera would deliver it.
@@ -175,7 +176,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     stop = threading.Event()
     capture = frames(source)
     pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
-                        match=SeenMatch(live))
+                        match=SeenMatch(live), round_gap=round_gap)
     hub.active = True
     last_shown = 0.0
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tracker.plays import ROUND_GAP
+
 __all__ = ["Settings", "is_loopback"]
 
 
@@ -60,5 +62,9 @@ class Settings(BaseSettings):
     """Seconds a play held for review waits for the operator before it is let in as seen
     (an ``accept`` from ``inferred``): a table without a referee keeps its counts going.
     ``None``: held plays wait for the operator."""
+    round_gap: float | None = Field(default=ROUND_GAP, gt=0, le=3600)
+    """Seconds without a play after which vision asks whether the round in play should be
+    over (the next deal is being made): a round left open by a play read a card short ends
+    by correcting it. ``None``: never (a camera's stream has no end to ask it at)."""
     frame_rate: float = Field(default=10.0, gt=0, le=60)
     """Most annotated frames per second sent to the live view."""

@@ -8,6 +8,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from assistant.commands import seconds
+
 __all__ = ["register"]
 
 DEMO_NAMES = ["张伟", "王芳", "李强", "刘洋", "陈静", "杨磊"]
@@ -39,7 +41,7 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--rounds", type=int, default=3, help="rounds of the scripted game (default 3)")
     demo.add_argument("--pace", type=float, default=1.5,
                       help="seconds between scripted events (default 1.5)")
-    demo.add_argument("--accept-after", type=_seconds, default=DEMO_ACCEPT_AFTER, metavar="SECONDS",
+    demo.add_argument("--accept-after", type=seconds, default=DEMO_ACCEPT_AFTER, metavar="SECONDS",
                       help="let a play held for review in as seen after SECONDS nobody looked "
                            f"at it (default {DEMO_ACCEPT_AFTER:g}; 0: wait for the operator)")
     demo.set_defaults(func=_demo)
@@ -54,9 +56,13 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
                        help="record store (default ./gouji.sqlite3); the latest game resumes")
     serve.add_argument("--new-game", action="store_true", help="start a new game instead of resuming")
-    serve.add_argument("--accept-after", type=_seconds, metavar="SECONDS",
+    serve.add_argument("--accept-after", type=seconds, metavar="SECONDS",
                        help="let a play held for review in as seen after SECONDS nobody looked "
                             "at it (default: held plays wait for the operator)")
+    serve.add_argument("--round-gap", type=seconds, default=argparse.SUPPRESS, metavar="SECONDS",
+                       help="after SECONDS without a play (the next deal), correct a play of "
+                            "the round left open if, read with one card more or changed, it "
+                            "ends the round (default 60; 0: never)")
     serve.set_defaults(func=_serve)
 
     export = subparsers.add_parser(
@@ -70,17 +76,6 @@ def register(subparsers: Any) -> None:
     export.add_argument("--format", choices=("jsonl", "raw", "text"), default="jsonl",
                         help="jsonl (default), raw or text")
     export.set_defaults(func=_export)
-
-
-def _seconds(text: str) -> float | None:
-    """A wait in seconds from the command line; 0 means none."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= seconds <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds must lie within 0-3600, not {text}")
-    return seconds or None
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -107,8 +102,9 @@ def _serve(args: argparse.Namespace) -> int:
         if args.source is None:
             raise FileNotFoundError(f"no such table file: {args.table}")
         _start_table(args.source, args.table)
+    gap = {"round_gap": args.round_gap} if "round_gap" in args else {}
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
-                       "table": args.table, "accept_after": args.accept_after})
+                       "table": args.table, "accept_after": args.accept_after, **gap})
 
 
 def _start_table(source: str, path: Path) -> None:

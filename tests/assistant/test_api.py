@@ -245,12 +245,13 @@ def test_serve_refuses_bad_options_in_one_line(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option", ["--accept-after", "--round-gap"])
 @pytest.mark.parametrize("seconds", ["soon", "-1", "7200"])
-def test_a_bad_wait_for_held_plays_is_refused_by_name(
-        seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_wait_is_refused_by_name(
+        option: str, seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
-        main(["serve", "--accept-after", seconds])
-    assert exited.value.code == 2 and "--accept-after" in capsys.readouterr().err
+        main(["serve", option, seconds])
+    assert exited.value.code == 2 and option in capsys.readouterr().err
 
 
 def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) -> None:

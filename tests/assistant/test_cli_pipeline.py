@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
+import cv2
+import numpy as np
 import pytest
 
 from assistant.cli import main
-from tracker.plays import FAINT_CONF
+from tracker.plays import FAINT_CONF, ROUND_GAP, PlaySegmenter
+from tracker.table import TableLayout
 from vision.detections import Detections
 
 
@@ -42,6 +45,29 @@ def test_render_game_then_process(tmp_path, monkeypatch, capsys):
     assert "frames/s" in printed and "plays committed: 0, held for review: 0" in printed
     assert events.read_text() == ""
     assert NothingDetector.made_with_conf[-1] == FAINT_CONF  # boxes down to faint cards
+
+
+@pytest.mark.parametrize(("argv", "round_gap"), [([], ROUND_GAP), (["--round-gap", "0"], None),
+                                                 (["--round-gap", "90"], 90.0)])
+def test_process_judges_a_round_left_open_after_the_gap_asked_for(tmp_path, monkeypatch, argv,
+                                                                  round_gap):
+    gaps = []
+    real_init = PlaySegmenter.__init__
+
+    def init(self, *args, **options):
+        real_init(self, *args, **options)
+        gaps.append(self.round_gap)
+
+    monkeypatch.setattr(PlaySegmenter, "__init__", init)
+    monkeypatch.setattr("vision.detector.Detector", NothingDetector)
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    cv2.imwrite(str(clip / "0001.png"), np.zeros((72, 128, 3), np.uint8))
+    table = TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72))
+    table.save(tmp_path / "table.json")
+    assert main(["process", str(clip), "--table", str(tmp_path / "table.json"),
+                 "--events", str(tmp_path / "events.jsonl"), *argv]) == 0
+    assert gaps == [round_gap]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
