@@ -506,12 +506,9 @@ def test_a_remembered_card_found_whole_and_as_a_piece_of_itself_is_no_new_card(s
     assert plays(hold(segmenter, seen, 1.0, 1.0)) == [(2, "77")]
 
 
-@pytest.mark.parametrize("faint_queen", [True, False])
-def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_queen):
-    # Seats 0 and 2 go out; seat 4 wins a trick and leads its last two queens, read as one
-    # with a faint Q beside it. A lead of one is taken: nothing asks for the second queen
-    # until the video ends, when the round filmed should be over, and is with QQ. Without
-    # a faint queen no reading ends the round (a clip cut short): nothing changes.
+def last_queens_to_lead(zones):
+    """Seats 0 and 2 go out, seat 4 wins the trick with an A (gathered by 5.0 s) and holds its
+    last two queens: the segmenter and the match it keeps current."""
     match = rules.Match(ruleset="qingdao")
     match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36]})
     segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
@@ -520,6 +517,16 @@ def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_q
         laid.append((card, *place))
         assert plays(follow(segmenter, match, cards(*laid), len(laid))) == [(seat, card)]
     follow(segmenter, match, cards(), 4.0)                                  # gathered
+    return segmenter, match
+
+
+@pytest.mark.parametrize("faint_queen", [True, False])
+def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_queen):
+    # Seat 4 leads its last two queens, read as one with a faint Q beside it. A lead of one is
+    # taken: nothing asks for the second queen until the video ends, when the round filmed
+    # should be over, and is with QQ. Without a faint queen no reading ends the round (a clip
+    # cut short): nothing changes.
+    segmenter, match = last_queens_to_lead(zones)
     lead = [("Q", 420, 220), *([("Q", 434, 220, 0.15)] if faint_queen else [])]
     assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]
     assert match.to_json()["counts"]["4"] == 1
@@ -541,14 +548,7 @@ def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minu
     # A live stream does not end: the round the last lead left open (seat 4's QQ read as Q,
     # a faint Q beside it) is judged once a minute has passed without a play, while the
     # table is gathered and the next deal is made, and the next play opens a new round.
-    match = rules.Match(ruleset="qingdao")
-    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36]})
-    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
-    laid = []
-    for seat, card, place in ((0, "5", (600, 560)), (2, "7", (860, 220)), (4, "A", (420, 220))):
-        laid.append((card, *place))
-        follow(segmenter, match, cards(*laid), len(laid))
-    follow(segmenter, match, cards(), 4.0)                                  # gathered
+    segmenter, match = last_queens_to_lead(zones)
     lead = [("Q", 420, 220), ("Q", 434, 220, 0.15)]
     assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]   # at 5.5 s
     waiting = hold(segmenter, cards(*lead), 6.0, 4.0) + hold(segmenter, cards(), 10.0, 55.4)
