@@ -45,8 +45,12 @@ is corrected to take them when the rules then take the next play. When the strea
 round filmed should be over: a play of the round read with one card changed that ends it is
 corrected then (a lead read a card short, its seat left holding a card it never had); a live
 table's stream does not end, so the same is done once the table has seen no play for a minute
-(``round_gap``: the next deal is being made). Corrections are held for review too, and so is
-the play that called for them: the rules took it only on that guess about another play.
+(``round_gap``: the next deal is being made). When no such reading ends the round and the rules
+refuse the first play after that minute as read, the table has dealt anew while the rules
+still hold the old round: plays are reported as seen, held for review, until the old round is
+corrected, instead of being bent to a round the table has left. Corrections are held for
+review too, and so is the play that called for them: the rules took it only on that guess
+about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -123,6 +127,9 @@ class Prior(Protocol):
 
     def cards_left(self, seat: int) -> int | None:
         """How many cards the rules hold ``seat`` to have left (``None``: unknown)."""
+
+    def round_number(self) -> int:
+        """The number of the round in play or last played (0 before the first)."""
 
     def checkpoint(self) -> Any:
         """The rules' state now, to judge later other versions of the plays that follow
@@ -345,6 +352,10 @@ class PlaySegmenter:
         self._made = 0                           # events made: the last one's seq
         self._last_play_t: float | None = None   # when the last play was committed
         self._gap_judged = False                 # the round was judged in this spell without plays
+        # The round the rules held open after a spell without plays (``_suspect_round``) is
+        # taken as over when they refuse the next play as read (``_stale_round``): a new deal.
+        self._suspect_round: int | None = None
+        self._stale_round: int | None = None
         self.last_seat: int | None = None
         """Seat of the last committed play."""
 
@@ -387,8 +398,11 @@ class PlaySegmenter:
         Returns:
             The events committed by this frame, in order (usually none).
         """
-        events = (self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
-                  if self._spell_without_plays(t) else [])
+        events: list[Event] = []
+        if self._spell_without_plays(t):
+            events = self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
+            if not events and self.prior is not None and self.prior.cards_left(0) is not None:
+                self._suspect_round = self.prior.round_number()
         current = self.face_up(detections)
         unchanged = (len(current) == len(self._previous)
                      and bool((match_boxes(current, self._previous, iou=self.still_iou) >= 0)
@@ -489,7 +503,7 @@ class PlaySegmenter:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
-            prior = self.prior
+            prior = self._rules(first=plays[0] if plays else None)
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
@@ -500,13 +514,35 @@ class PlaySegmenter:
                          if len(rest := self._not_taken(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
-                                                  first=i == 0, later=later)
+                                                  first=i == 0, later=later,
+                                                  stale=self._stale_round)
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
                 if prior is not None and i + 1 < len(plays):
                     prior = prior.after(made)
         return events
+
+    def _rules(self, first: tuple[int, Detections] | None = None) -> Prior | None:
+        """The prior, or ``None`` while it holds open a round the table has left.
+
+        After a spell without plays that left the rules' round open, the ``first`` play of the
+        next picture decides: refused as read, it is a new deal (the round left open turned
+        on a play nobody corrected, and the rules would bend every play of the new round to
+        it). The rules are heard again once that round is over or another begun (corrected).
+        """
+        prior = self.prior
+        if prior is None:
+            return None
+        if first is not None and self._suspect_round is not None:
+            if (prior.round_number() == self._suspect_round and prior.cards_left(0) is not None
+                    and prior.objection(first[0], format_play(first[1].class_id))):
+                self._stale_round = self._suspect_round
+            self._suspect_round = None
+        if self._stale_round is not None and (prior.cards_left(0) is None
+                                              or prior.round_number() != self._stale_round):
+            self._stale_round = None
+        return None if self._stale_round is not None else prior
 
     def _not_taken(self, cards: Detections, taken: Detections) -> Detections:
         """``cards`` less those that are cards ``taken`` into a play already."""
@@ -519,12 +555,13 @@ class PlaySegmenter:
         are the swept trick's own cards, moved and read anew: every card unsure and the rules
         refusing the play (a small joker read in the pile when four were played already).
         Those become stragglers."""
-        if self.prior is None:
+        prior = self._rules()
+        if prior is None:
             return plays
         kept = []
         for seat, cards in plays:
             if (bool((cards.confidence < self.repair_conf).all())
-                    and self.prior.objection(seat, format_play(cards.class_id))):
+                    and prior.objection(seat, format_play(cards.class_id))):
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
                 kept.append((seat, cards))
@@ -555,8 +592,9 @@ class PlaySegmenter:
             seat = self._seat_of(new[np.array(members)])
             by_seat.setdefault(seat, []).extend(members)
         start = 0 if self.last_seat is None else self.last_seat + 1
+        prior = self._rules()
         order = sorted(by_seat, key=lambda s: (
-            not (self.prior is not None and self.prior.may_act(s)), (s - start) % SEAT_COUNT))
+            not (prior is not None and prior.may_act(s)), (s - start) % SEAT_COUNT))
         return [(seat, new[np.array(sorted(by_seat[seat]))]) for seat in order]
 
     def _seat_of(self, group: Detections) -> int:
@@ -565,8 +603,9 @@ class PlaySegmenter:
         middle = group.center.mean(axis=0)
         seat = int(self.zones.seat_of_points(middle[None])[0])
         touched = sorted(({int(s) for s in group.data["seat"]} | {seat}) - {-1})
-        if self.prior is not None and len(touched) > 1:
-            allowed = [s for s in touched if self.prior.may_act(s)]
+        prior = self._rules()
+        if prior is not None and len(touched) > 1:
+            allowed = [s for s in touched if prior.may_act(s)]
             if len(allowed) == 1:
                 return allowed[0]
         if seat < 0:
@@ -575,12 +614,15 @@ class PlaySegmenter:
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, prior: Prior | None,
                     together: bool, faint: Detections, first: bool,
-                    later: dict[int, Detections]) -> tuple[list[Event], Detections]:
+                    later: dict[int, Detections], stale: int | None = None
+                    ) -> tuple[list[Event], Detections]:
         """The events of one play judged by ``prior`` (a ``round`` it opens, or corrections
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
-        tell what follows the picture's events would open one for each play."""
+        tell what follows the picture's events would open one for each play. While the rules
+        hold open round ``stale``, which the table has left, the play is reported as seen
+        and held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -622,6 +664,9 @@ class PlaySegmenter:
             reasons.append(f"faint {_described(alike)} beside it")
         if objection:
             reasons.append(objection)
+        if stale is not None:
+            reasons.append(f"rules: round {stale} is still in play, though the table dealt "
+                           f"anew; read as seen until it is corrected")
         self.last_seat = seat
         self._last_play_t, self._gap_judged = t, False
         event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),

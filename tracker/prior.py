@@ -101,6 +101,10 @@ class MatchPrior:
             return None
         return int(state["counts"][str(seat)])
 
+    def round_number(self) -> int:
+        """The number of the round in play or last played (0 before the first)."""
+        return int(self.match.to_json().get("round", 0))
+
     def checkpoint(self) -> Any:
         """A copy of the match now (a :class:`rules.Match`, from the match's ``copy()``);
         ``None`` when the match offers no copy."""

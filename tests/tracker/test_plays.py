@@ -576,6 +576,40 @@ def test_a_round_the_rules_hold_open_is_left_so_when_no_reading_ends_it(zones):
         {"type": "collect", "t": 1.5, "source": "vision", "conf": 1.0, "seq": 2}]
 
 
+@pytest.mark.parametrize("after_a_minute", [True, False])
+def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_deal(
+        zones, after_a_minute):
+    # Seat 4's last two queens are read as one, with no trace of the other: the round stays
+    # open, seat 4 holding a queen. A minute later seat 4 leads KK (one K unsure) in the next
+    # deal. The rules, still in the old round, refuse it (seat 4 has 1 card) and would have it
+    # read as K, ending the old round on a card that was never its own: it is reported as
+    # seen instead, and so is the next play, until the old round is corrected. After only
+    # 20 s the pause may be a turn of the old round: the rules are heard.
+    segmenter, match = last_queens_to_lead(zones)
+    follow(segmenter, match, cards(("Q", 420, 220)), 5.0)
+    gap = 65.0 if after_a_minute else 20.0
+    events = hold(segmenter, cards(), 6.0, gap)
+    assert [e["type"] for e in events] == ["collect"]
+    match.apply(events[0])
+    kings = [("K", 420, 220), ("K", 434, 220, 0.3)]
+    events = follow(segmenter, match, cards(*kings), 6.0 + gap)
+    if not after_a_minute:
+        assert plays(events) == [(4, "K")] and match.to_json()["round_over"]
+        return
+    assert plays(events) == [(4, "KK")] and events[0]["review"]
+    assert events[0]["reason"] == (
+        "unsure card (conf 0.3); rules: round 1 is still in play, though the table dealt "
+        "anew; read as seen until it is corrected")
+    events = follow(segmenter, match, cards(*kings, *fan("AA", 380, 560)), 8.0 + gap)
+    assert plays(events) == [(5, "AA")] and "round 1 is still in play" in events[0]["reason"]
+    match.apply({"type": "play", "seat": 4, "cards": "QQ", "fixes": 5})  # the operator
+    state = match.to_json()
+    assert state["round"] == 2 and state["counts"]["5"] == 34 and match.errors == []
+    events = follow(segmenter, match, cards(*kings, *fan("AA", 380, 560),
+                                            *fan("22", 600, 560)), 10.0 + gap)
+    assert plays(events) == [(0, "22")] and "reason" not in events[0]
+
+
 def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
     # After a gathered trick seat 0 leads 55 and seat 1 answers 666 (a 6 unsure) in one
     # picture: judged after the lead, the answer has a card too many, set aside.
