@@ -47,9 +47,10 @@ corrected then (a lead read a card short, its seat left holding a card it never 
 table's stream does not end, so the same is done once the table has seen no play for a minute
 (``round_gap``: the next deal is being made). When no such reading ends the round and the rules
 refuse the first play after that minute as read, the table has dealt anew while the rules
-still hold the old round: plays are reported as seen, held for review, until the old round is
-corrected, instead of being bent to a round the table has left. Corrections are held for
-review too, and so is the play that called for them: the rules took it only on that guess
+still hold the old round: that play opens a new round (a ``round`` event the rules refuse
+until the old round is corrected), and the new deal is judged by rules of its own, its plays
+held for review, instead of being bent to a round the table has left. Corrections are held
+for review too, and so is the play that called for them: the rules took it only on that guess
 about another play.
 
 >>> import numpy as np
@@ -130,6 +131,13 @@ class Prior(Protocol):
 
     def round_number(self) -> int:
         """The number of the round in play or last played (0 before the first)."""
+
+    def new_deal(self, seat: int) -> tuple[Event, Prior]:
+        """The ``round`` event of a deal that ``seat`` opens while the match still holds an
+        earlier round open, and a prior of that round alone, kept by its holder (:meth:`take`)."""
+
+    def take(self, events: Sequence[Event]) -> None:
+        """Apply ``events`` (numbered by ``seq``) to a prior of :meth:`new_deal`."""
 
     def checkpoint(self) -> Any:
         """The rules' state now, to judge later other versions of the plays that follow
@@ -353,9 +361,12 @@ class PlaySegmenter:
         self._last_play_t: float | None = None   # when the last play was committed
         self._gap_judged = False                 # the round was judged in this spell without plays
         # The round the rules held open after a spell without plays (``_suspect_round``) is
-        # taken as over when they refuse the next play as read (``_stale_round``): a new deal.
+        # taken as over when they refuse the next play as read (``_stale_round``): a new deal,
+        # judged by a prior of its own (``_deal``) until the rules leave that round.
         self._suspect_round: int | None = None
         self._stale_round: int | None = None
+        self._deal: Prior | None = None
+        self._deal_opening: Event | None = None  # the new deal's round event, not yet made
         self.last_seat: int | None = None
         """Seat of the last committed play."""
 
@@ -401,7 +412,8 @@ class PlaySegmenter:
         events: list[Event] = []
         if self._spell_without_plays(t):
             events = self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
-            if not events and self.prior is not None and self.prior.cards_left(0) is not None:
+            if (not events and self._stale_round is None and self.prior is not None
+                    and self.prior.cards_left(0) is not None):
                 self._suspect_round = self.prior.round_number()
         current = self.face_up(detections)
         unchanged = (len(current) == len(self._previous)
@@ -440,7 +452,7 @@ class PlaySegmenter:
     def _end_of_round(self, why: str) -> list[Event]:
         """The correction that ends the round in play, judged because ``why`` says it should
         be over (see :meth:`finish`)."""
-        prior = self.prior
+        prior = self._rules()
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
             return []
         left = [prior.cards_left(seat) for seat in range(SEAT_COUNT)]
@@ -461,6 +473,8 @@ class PlaySegmenter:
         k = next(k for k, trick in enumerate(self._tricks) if any(p is play for p in trick.plays))
         if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
             self._memory = Detections.merge([self._memory, taken])
+        if self._deal is not None:
+            self._deal.take(events)
         return events
 
     # -- committing a stable picture -------------------------------------------------------
@@ -504,6 +518,10 @@ class PlaySegmenter:
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
             prior = self._rules(first=plays[0] if plays else None)
+            if self._deal is not None and self._deal_opening is not None:
+                events.append(self._numbered({**self._deal_opening, "t": round(t, 3)}))
+                self._deal_opening, self._tricks = None, []
+                self._deal.take(events[-1:])
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
@@ -519,30 +537,36 @@ class PlaySegmenter:
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
-                if prior is not None and i + 1 < len(plays):
+                if self._deal is not None:   # its holder is this segmenter
+                    self._deal.take(made)
+                elif prior is not None and i + 1 < len(plays):
                     prior = prior.after(made)
         return events
 
     def _rules(self, first: tuple[int, Detections] | None = None) -> Prior | None:
-        """The prior, or ``None`` while it holds open a round the table has left.
+        """The prior that judges plays now: the rules', or that of a new deal while they hold
+        open a round the table has left.
 
         After a spell without plays that left the rules' round open, the ``first`` play of the
-        next picture decides: refused as read, it is a new deal (the round left open turned
+        next picture decides: refused as read, it opens a new deal (the round left open turned
         on a play nobody corrected, and the rules would bend every play of the new round to
-        it). The rules are heard again once that round is over or another begun (corrected).
+        it), judged by a round of its own (:meth:`Prior.new_deal`). The rules are heard again
+        once the round they held is over or another begun (an operator's correction).
         """
         prior = self.prior
         if prior is None:
             return None
         if first is not None and self._suspect_round is not None:
+            seat, cards = first
             if (prior.round_number() == self._suspect_round and prior.cards_left(0) is not None
-                    and prior.objection(first[0], format_play(first[1].class_id))):
+                    and prior.objection(seat, format_play(cards.class_id))):
                 self._stale_round = self._suspect_round
+                self._deal_opening, self._deal = prior.new_deal(seat)
             self._suspect_round = None
         if self._stale_round is not None and (prior.cards_left(0) is None
                                               or prior.round_number() != self._stale_round):
-            self._stale_round = None
-        return None if self._stale_round is not None else prior
+            self._stale_round = self._deal = None
+        return self._deal if self._stale_round is not None else prior
 
     def _not_taken(self, cards: Detections, taken: Detections) -> Detections:
         """``cards`` less those that are cards ``taken`` into a play already."""
@@ -621,8 +645,8 @@ class PlaySegmenter:
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
         tell what follows the picture's events would open one for each play. While the rules
-        hold open round ``stale``, which the table has left, the play is reported as seen
-        and held for review."""
+        hold open round ``stale``, which the table has left, ``prior`` is the new deal's and
+        the play is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -666,7 +690,7 @@ class PlaySegmenter:
             reasons.append(objection)
         if stale is not None:
             reasons.append(f"rules: round {stale} is still in play, though the table dealt "
-                           f"anew; read as seen until it is corrected")
+                           f"anew; judged as the new deal until it is corrected")
         self.last_seat = seat
         self._last_play_t, self._gap_judged = t, False
         event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),

@@ -22,7 +22,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from rules import classify, parse_cards
+from rules import Match, classify, parse_cards
 
 __all__ = ["MatchPrior"]
 
@@ -104,6 +104,22 @@ class MatchPrior:
     def round_number(self) -> int:
         """The number of the round in play or last played (0 before the first)."""
         return int(self.match.to_json().get("round", 0))
+
+    def new_deal(self, seat: int) -> tuple[dict[str, Any], MatchPrior]:
+        """The ``round`` event of a deal ``seat`` opens while the match still holds an earlier
+        round open (its owner will refuse it until that round is corrected), and a prior of a
+        match of its own that plays that round, for its holder to keep current (:meth:`take`)."""
+        ruleset = self.ruleset or self.match.to_json().get("ruleset") or "qingdao"
+        opening = {"type": "round", "ruleset": ruleset, "first": seat, "source": "inferred"}
+        deal = MatchPrior(Match(ruleset=ruleset), ruleset=ruleset)
+        return opening, deal
+
+    def take(self, events: Sequence[dict[str, Any]]) -> None:
+        """Apply ``events`` to the match, numbered by their ``seq`` (for a prior of
+        :meth:`new_deal`, whose match nobody else keeps)."""
+        for event in events:
+            with contextlib.suppress(ValueError):  # GoujiError: malformed, the owner's to hear
+                self.match.apply(event, line=event.get("seq"))
 
     def checkpoint(self) -> Any:
         """A copy of the match now (a :class:`rules.Match`, from the match's ``copy()``);

@@ -582,9 +582,10 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
     # Seat 4's last two queens are read as one, with no trace of the other: the round stays
     # open, seat 4 holding a queen. A minute later seat 4 leads KK (one K unsure) in the next
     # deal. The rules, still in the old round, refuse it (seat 4 has 1 card) and would have it
-    # read as K, ending the old round on a card that was never its own: it is reported as
-    # seen instead, and so is the next play, until the old round is corrected. After only
-    # 20 s the pause may be a turn of the old round: the rules are heard.
+    # read as K, ending the old round on a card that was never its own. It opens a new round
+    # instead, judged by rules of its own (AAA answering KK loses its unsure A), until the old
+    # round is corrected. After only 20 s the pause may be a turn of the old round: the rules
+    # are heard.
     segmenter, match = last_queens_to_lead(zones)
     follow(segmenter, match, cards(("Q", 420, 220)), 5.0)
     gap = 65.0 if after_a_minute else 20.0
@@ -596,17 +597,20 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
     if not after_a_minute:
         assert plays(events) == [(4, "K")] and match.to_json()["round_over"]
         return
-    assert plays(events) == [(4, "KK")] and events[0]["review"]
-    assert events[0]["reason"] == (
-        "unsure card (conf 0.3); rules: round 1 is still in play, though the table dealt "
-        "anew; read as seen until it is corrected")
-    events = follow(segmenter, match, cards(*kings, *fan("AA", 380, 560)), 8.0 + gap)
-    assert plays(events) == [(5, "AA")] and "round 1 is still in play" in events[0]["reason"]
+    assert [(e["type"], e.get("first"), e.get("cards")) for e in events] == [
+        ("round", 4, None), ("play", None, "KK")]
+    stale = ("rules: round 1 is still in play, though the table dealt anew; judged as the new "
+             "deal until it is corrected")
+    assert events[1]["reason"] == f"unsure card (conf 0.3); {stale}"
+    aces = [*fan("AA", 380, 560), ("A", 408, 560, 0.3)]
+    events = follow(segmenter, match, cards(*kings, *aces), 8.0 + gap)
+    assert plays(events) == [(5, "AA")] and events[0]["reason"] == (
+        f"rules: AAA does not beat KK: 3 cards against 2; set aside unsure A (conf 0.300); "
+        f"{stale}")
     match.apply({"type": "play", "seat": 4, "cards": "QQ", "fixes": 5})  # the operator
     state = match.to_json()
-    assert state["round"] == 2 and state["counts"]["5"] == 34 and match.errors == []
-    events = follow(segmenter, match, cards(*kings, *fan("AA", 380, 560),
-                                            *fan("22", 600, 560)), 10.0 + gap)
+    assert state["round"] == 2 and state["counts"]["5"] == 34
+    events = follow(segmenter, match, cards(*kings, *aces, *fan("22", 600, 560)), 10.0 + gap)
     assert plays(events) == [(0, "22")] and "reason" not in events[0]
 
 

@@ -134,6 +134,23 @@ def test_a_checkpoint_tells_whether_plays_end_the_round():
     assert not match.to_json()["round_over"]
 
 
+def test_a_new_deal_is_judged_by_a_round_of_its_own_while_the_match_holds_the_old_one():
+    # Seat 4 still holds a card in round 1 by the match's count, but the table has dealt
+    # anew: the match refuses seat 4's KK, the new deal's rules take it and judge what follows.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 4, "counts": [0, 36, 0, 36, 1, 36]})
+    prior = MatchPrior(match)
+    assert prior.round_number() == 1 and prior.objection(4, "KK") is not None
+    opening, deal = prior.new_deal(4)
+    assert opening == {"type": "round", "ruleset": "qingdao", "first": 4, "source": "inferred"}
+    deal.take([{**opening, "seq": 7}, {"type": "play", "seat": 4, "cards": "KK", "seq": 8}])
+    assert deal.round_number() == 1 and deal.cards_left(4) == 34
+    assert deal.objection(5, "AAA") == "rules: AAA does not beat KK: 3 cards against 2"
+    deal.take([{"type": "play", "seat": 4, "cards": "K", "fixes": 8, "seq": 9}])  # corrected
+    assert deal.cards_left(4) == 35
+    assert match.to_json()["counts"]["4"] == 1                 # the match is not touched
+
+
 def test_a_state_only_view_gives_no_checkpoint(match):
     assert MatchPrior(StateView(match)).checkpoint() is None
 
