@@ -13,7 +13,9 @@ so that the segmenter can ask whether the plays since would all be taken with on
 otherwise (:meth:`MatchPrior.objection_from`), bring the checkpoints after a corrected play
 up to date (:meth:`MatchPrior.advanced`), judge the next of several plays seen at once
 after the events of those before it (:meth:`MatchPrior.after`), and tell whether other
-versions of the round's plays would end it (:meth:`MatchPrior.round_over_after`).
+versions of the round's plays would end it (:meth:`MatchPrior.round_over_after`). When the
+table deals anew while the match still holds a round open, the new deal is judged by a match of
+its own (:meth:`MatchPrior.new_deal`).
 """
 
 from __future__ import annotations
@@ -108,7 +110,9 @@ class MatchPrior:
     def new_deal(self, seat: int) -> tuple[dict[str, Any], MatchPrior]:
         """The ``round`` event of a deal ``seat`` opens while the match still holds an earlier
         round open (its owner will refuse it until that round is corrected), and a prior of a
-        match of its own that plays that round, for its holder to keep current (:meth:`take`)."""
+        match of its own that plays that round, for its holder to keep current (:meth:`take`).
+        That match starts a game: the tribute after the round left open, which no one can tell
+        yet, is not paid in it."""
         ruleset = self.ruleset or self.match.to_json().get("ruleset") or "qingdao"
         opening = {"type": "round", "ruleset": ruleset, "first": seat, "source": "inferred"}
         deal = MatchPrior(Match(ruleset=ruleset), ruleset=ruleset)
