@@ -48,10 +48,10 @@ table's stream does not end, so the same is done once the table has seen no play
 (``round_gap``: the next deal is being made). When no such reading ends the round and the rules
 refuse the first play after that minute as read, the table has dealt anew while the rules
 still hold the old round: that play opens a new round (a ``round`` event the rules refuse
-until the old round is corrected), and the new deal is judged by rules of its own, its plays
-held for review, instead of being bent to a round the table has left. Corrections are held
-for review too, and so is the play that called for them: the rules took it only on that guess
-about another play.
+until the old round is corrected; the play is held for review), and the new deal is judged by
+rules of its own instead of being bent to a round the table has left, so that correcting the
+old round is all it takes to set the game right. Corrections are held for review too, and so
+is the play that called for them: the rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -518,6 +518,9 @@ class PlaySegmenter:
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
             prior = self._rules(first=plays[0] if plays else None)
+            # The play that opens a new deal is held: the guess that the table dealt anew is
+            # the operator's to confirm. The deal's other plays are held as any play is.
+            opens_deal = self._stale_round if self._deal_opening is not None else None
             if self._deal is not None and self._deal_opening is not None:
                 events.append(self._numbered({**self._deal_opening, "t": round(t, 3)}))
                 self._deal_opening, self._tricks = None, []
@@ -533,7 +536,7 @@ class PlaySegmenter:
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
                                                   first=i == 0, later=later,
-                                                  stale=self._stale_round)
+                                                  stale=opens_deal if i == 0 else None)
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
@@ -644,9 +647,8 @@ class PlaySegmenter:
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
-        tell what follows the picture's events would open one for each play. While the rules
-        hold open round ``stale``, which the table has left, ``prior`` is the new deal's and
-        the play is held for review."""
+        tell what follows the picture's events would open one for each play. A play that
+        opens a new deal while the rules hold open round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -690,7 +692,7 @@ class PlaySegmenter:
             reasons.append(objection)
         if stale is not None:
             reasons.append(f"rules: round {stale} is still in play, though the table dealt "
-                           f"anew; judged as the new deal until it is corrected")
+                           f"anew: this play opens a new round")
         self.last_seat = seat
         self._last_play_t, self._gap_judged = t, False
         event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),

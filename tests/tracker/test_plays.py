@@ -583,9 +583,9 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
     # open, seat 4 holding a queen. A minute later seat 4 leads KK (one K unsure) in the next
     # deal. The rules, still in the old round, refuse it (seat 4 has 1 card) and would have it
     # read as K, ending the old round on a card that was never its own. It opens a new round
-    # instead, judged by rules of its own (AAA answering KK loses its unsure A), until the old
-    # round is corrected. After only 20 s the pause may be a turn of the old round: the rules
-    # are heard.
+    # instead (held), judged by rules of its own (AAA answering KK loses its unsure A), until
+    # the old round is corrected. After only 20 s the pause may be a turn of the old round: the
+    # rules are heard.
     segmenter, match = last_queens_to_lead(zones)
     follow(segmenter, match, cards(("Q", 420, 220)), 5.0)
     gap = 65.0 if after_a_minute else 20.0
@@ -599,14 +599,12 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
         return
     assert [(e["type"], e.get("first"), e.get("cards")) for e in events] == [
         ("round", 4, None), ("play", None, "KK")]
-    stale = ("rules: round 1 is still in play, though the table dealt anew; judged as the new "
-             "deal until it is corrected")
-    assert events[1]["reason"] == f"unsure card (conf 0.3); {stale}"
+    assert events[1]["reason"] == ("unsure card (conf 0.3); rules: round 1 is still in play, "
+                                   "though the table dealt anew: this play opens a new round")
     aces = [*fan("AA", 380, 560), ("A", 408, 560, 0.3)]
     events = follow(segmenter, match, cards(*kings, *aces), 8.0 + gap)
     assert plays(events) == [(5, "AA")] and events[0]["reason"] == (
-        f"rules: AAA does not beat KK: 3 cards against 2; set aside unsure A (conf 0.300); "
-        f"{stale}")
+        "rules: AAA does not beat KK: 3 cards against 2; set aside unsure A (conf 0.300)")
     match.apply({"type": "play", "seat": 4, "cards": "QQ", "fixes": 5})  # the operator
     state = match.to_json()
     assert state["round"] == 2 and state["counts"]["5"] == 34
