@@ -308,6 +308,28 @@ def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
     assert [h["event"]["cards"] for h in state["held"]] == ["555"]
 
 
+def test_a_new_deal_vision_opened_under_a_round_left_open_counts_once_that_round_is_corrected(
+        app: FastAPI, client: TestClient) -> None:
+    # Seat 4's last QQ was read as Q, so round 1 never ended. The table dealt anew; vision
+    # opened round 2 with seat 4's KK and judged its plays by round 2's rules. The game refuses
+    # all of it until the operator corrects the Q: then round 2 stands as vision saw it.
+    send = pipeline_submitter(app.state.live)
+    send({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36], "source": "inferred",
+          "seq": 1})
+    for seq, (seat, cards) in enumerate([(0, "5"), (2, "7"), (4, "A"), (4, "Q")], start=2):
+        send({"type": "play", "seat": seat, "cards": cards, "source": "vision", "seq": seq})
+    send({"type": "round", "first": 4, "source": "inferred", "seq": 6})
+    send({"type": "play", "seat": 4, "cards": "KK", "source": "vision", "seq": 7})
+    send({"type": "play", "seat": 5, "cards": "AA", "source": "vision", "seq": 8})
+    state = client.get("/api/state").json()
+    assert state["round"] == 1 and {e["line"] for e in state["errors"]} == {6, 7, 8}
+    post(client, {"type": "play", "seat": 4, "cards": "QQ", "fixes": 5})    # the operator
+    state = client.get("/api/state").json()
+    assert state["round"] == 2 and state["errors"] == []
+    assert state["history"][0]["finish_order"][:3] == [0, 2, 4]
+    assert state["counts"]["4"] == 34 and state["counts"]["5"] == 34
+
+
 def vision_holding_a_lead(live: Any, cards: str) -> Callable[[dict[str, Any]], None]:
     """The pipeline's way into ``live``, after it opened a round (its event 1) and sent seat
     0's lead ``cards`` held for review (its event 2)."""
