@@ -55,6 +55,10 @@ class MatchPrior:
         state: dict[str, Any] = self.match.to_json()
         if self._in_round(state):
             return None
+        return self._round_event(seat, state)
+
+    def _round_event(self, seat: int, state: dict[str, Any]) -> dict[str, Any]:
+        """The inferred ``round`` event of a round ``seat`` opens (the match in ``state``)."""
         return {"type": "round", "ruleset": self.ruleset or state.get("ruleset") or "qingdao",
                 "first": seat, "source": "inferred"}
 
@@ -113,10 +117,8 @@ class MatchPrior:
         match of its own that plays that round, for its holder to keep current (:meth:`take`).
         That match starts a game: the tribute after the round left open, which no one can tell
         yet, is not paid in it."""
-        ruleset = self.ruleset or self.match.to_json().get("ruleset") or "qingdao"
-        opening = {"type": "round", "ruleset": ruleset, "first": seat, "source": "inferred"}
-        deal = MatchPrior(Match(ruleset=ruleset), ruleset=ruleset)
-        return opening, deal
+        opening = self._round_event(seat, self.match.to_json())
+        return opening, MatchPrior(Match(ruleset=opening["ruleset"]), ruleset=opening["ruleset"])
 
     def take(self, events: Sequence[dict[str, Any]]) -> None:
         """Apply ``events`` to the match, numbered by their ``seq`` (for a prior of
@@ -156,11 +158,9 @@ class MatchPrior:
         match = self.checkpoint()
         if match is None:
             return self
-        for event in events:
-            if "fixes" not in event:
-                with contextlib.suppress(ValueError):  # GoujiError: malformed, the owner's to hear
-                    match.apply(event)
-        return MatchPrior(match, ruleset=self.ruleset)
+        following = MatchPrior(match, ruleset=self.ruleset)
+        following.take([event for event in events if "fixes" not in event])
+        return following
 
     @staticmethod
     def _replayed(checkpoint: Any, plays: Sequence[tuple[int, str] | None], *, stop: bool
