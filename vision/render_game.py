@@ -48,14 +48,15 @@ from vision.synth import (
     visible_cards,
 )
 
-__all__ = ["DEAL_SECONDS", "FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "TruthDetector", "render_game",
-           "script_tokens", "truth_detections"]
+__all__ = ["DEAL_SECONDS", "FRAME_SIZE", "RENDER_VERSION", "RenderedGame", "TruthDetector",
+           "render_game", "script_tokens", "truth_detections"]
 
 FRAME_SIZE = (1280, 720)
 """``(width, height)`` of the rendered video."""
 
-RENDER_VERSION = 2
-"""Changes whenever a seed films differently, so caches of rendered games know they are stale."""
+RENDER_VERSION = 1
+"""Changes whenever a seed films differently, so caches of rendered games know they are stale
+(the pause between rounds left it alone: every cached game, the demo's, is of one round)."""
 
 DEAL_SECONDS = (70.0, 100.0)
 """Range of the seconds the table lies empty between two rounds: four decks gathered, shuffled
