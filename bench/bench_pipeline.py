@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 import rules
+from assistant.commands import seconds
 from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline, card_detector
 from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF, ROUND_GAP
 from tracker.score import play_key, score_plays
@@ -172,7 +173,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      nested_below=args.nested_below,
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
                      max_revisions=args.max_revisions,
-                     round_gap=args.round_gap or None).run(on_event)
+                     round_gap=args.round_gap).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -227,7 +228,7 @@ def main() -> int:
     parser.add_argument("--max-plays", type=int, default=None, help="short clips of N plays")
     parser.add_argument("--rounds", type=int, default=1,
                         help="rounds per game, the table empty between them while dealing")
-    parser.add_argument("--round-gap", type=float, default=ROUND_GAP,
+    parser.add_argument("--round-gap", type=seconds, default=ROUND_GAP, metavar="SECONDS",
                         help="seconds without a play after which an open round is judged "
                              "(0: only when the video ends)")
     parser.add_argument("--operator", action="store_true",

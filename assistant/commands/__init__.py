@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-__all__ = ["seconds"]
+__all__ = ["add_round_gap", "round_gap", "seconds"]
 
 
 def seconds(text: str) -> float | None:
@@ -16,3 +17,16 @@ def seconds(text: str) -> float | None:
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"seconds must lie within 0-3600, not {text}")
     return value or None
+
+
+def add_round_gap(parser: argparse.ArgumentParser, *, zero: str) -> None:
+    """``--round-gap SECONDS``, the segmenter's ``round_gap``; ``zero`` says what 0 means."""
+    parser.add_argument("--round-gap", type=seconds, default=argparse.SUPPRESS, metavar="SECONDS",
+                        help="after SECONDS without a play (the next deal), correct a play of "
+                             "the round left open if, read with one card more or changed, it "
+                             f"ends the round (default: 60; 0: {zero})")
+
+
+def round_gap(args: argparse.Namespace) -> dict[str, Any]:
+    """``{"round_gap": …}`` when ``--round-gap`` was given, else nothing (the default)."""
+    return {"round_gap": args.round_gap} if "round_gap" in args else {}

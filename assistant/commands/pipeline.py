@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import seconds
+from assistant.commands import add_round_gap, round_gap
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,11 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                          help="ruleset of the game, for the rules' prior (default: qingdao)")
     process.add_argument("--window", type=float, default=0.5,
                          help="seconds cards must lie still before they count (default: 0.5)")
-    process.add_argument("--round-gap", type=seconds, default=argparse.SUPPRESS,
-                         metavar="SECONDS",
-                         help="after SECONDS without a play (the next deal), correct a play of "
-                              "the round left open if, read with one card more or changed, it "
-                              "ends the round (default: 60; 0: only at the end of the video)")
+    add_round_gap(process, zero="only at the end of the video")
     process.add_argument("--threads", type=int, default=2, help="detector threads (default: 2)")
     process.add_argument("--whole-frame", action="store_true",
                          help="detect on whole frames instead of each seat's upright crop")
@@ -79,9 +75,9 @@ def process_command(args: argparse.Namespace) -> int:
             log.flush()
             match.apply(event, line=line)
 
-        gap = {"round_gap": args.round_gap} if "round_gap" in args else {}
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
-                            window=args.window, per_zone=not args.whole_frame, **gap)
+                            window=args.window, per_zone=not args.whole_frame,
+                            **round_gap(args))
         stats = pipeline.run(on_event)
     latency = (f", latency median {1000 * sorted(stats.latencies)[len(stats.latencies) // 2]:.0f} ms"
                if stats.latencies else "")

@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import seconds
+from assistant.commands import add_round_gap, round_gap, seconds
 
 __all__ = ["register"]
 
@@ -59,10 +59,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--accept-after", type=seconds, metavar="SECONDS",
                        help="let a play held for review in as seen after SECONDS nobody looked "
                             "at it (default: held plays wait for the operator)")
-    serve.add_argument("--round-gap", type=seconds, default=argparse.SUPPRESS, metavar="SECONDS",
-                       help="after SECONDS without a play (the next deal), correct a play of "
-                            "the round left open if, read with one card more or changed, it "
-                            "ends the round (default 60; 0: never)")
+    add_round_gap(serve, zero="never")
     serve.set_defaults(func=_serve)
 
     export = subparsers.add_parser(
@@ -102,9 +99,9 @@ def _serve(args: argparse.Namespace) -> int:
         if args.source is None:
             raise FileNotFoundError(f"no such table file: {args.table}")
         _start_table(args.source, args.table)
-    gap = {"round_gap": args.round_gap} if "round_gap" in args else {}
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
-                       "table": args.table, "accept_after": args.accept_after, **gap})
+                       "table": args.table, "accept_after": args.accept_after,
+                       **round_gap(args)})
 
 
 def _start_table(source: str, path: Path) -> None:
