@@ -73,7 +73,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 from numpy.typing import NDArray
@@ -366,7 +366,6 @@ class PlaySegmenter:
         self._suspect_round: int | None = None
         self._stale_round: int | None = None
         self._deal: Prior | None = None
-        self._deal_opening: Event | None = None  # the new deal's round event, not yet made
         self.last_seat: int | None = None
         """Seat of the last committed play."""
 
@@ -412,8 +411,7 @@ class PlaySegmenter:
         events: list[Event] = []
         if self._spell_without_plays(t):
             events = self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
-            if (not events and self._stale_round is None and self.prior is not None
-                    and self.prior.cards_left(0) is not None):
+            if not events and self._stale_round is None and _round_open(self.prior):
                 self._suspect_round = self.prior.round_number()
         current = self.face_up(detections)
         unchanged = (len(current) == len(self._previous)
@@ -473,8 +471,7 @@ class PlaySegmenter:
         k = next(k for k, trick in enumerate(self._tricks) if any(p is play for p in trick.plays))
         if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
             self._memory = Detections.merge([self._memory, taken])
-        if self._deal is not None:
-            self._deal.take(events)
+        self._feed_deal(events)
         return events
 
     # -- committing a stable picture -------------------------------------------------------
@@ -517,14 +514,12 @@ class PlaySegmenter:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
-            prior = self._rules(first=plays[0] if plays else None)
-            # The play that opens a new deal is held: the guess that the table dealt anew is
-            # the operator's to confirm. The deal's other plays are held as any play is.
-            opens_deal = self._stale_round if self._deal_opening is not None else None
-            if self._deal is not None and self._deal_opening is not None:
-                events.append(self._numbered({**self._deal_opening, "t": round(t, 3)}))
-                self._deal_opening, self._tricks = None, []
-                self._deal.take(events[-1:])
+            opening = self._new_deal(*plays[0]) if plays else None
+            if opening is not None:
+                events.append(self._numbered({**opening, "t": round(t, 3)}))
+                self._tricks = []
+                self._feed_deal(events[-1:])
+            prior = self._rules()
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
@@ -536,38 +531,49 @@ class PlaySegmenter:
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
                                                   first=i == 0, later=later,
-                                                  stale=opens_deal if i == 0 else None)
+                                                  stale=self._stale_round
+                                                  if opening is not None and i == 0 else None)
                 events += made
                 taken = Detections.merge([taken, taken_in])
                 self._memory = Detections.merge([self._memory, members, taken_in])
-                if self._deal is not None:   # its holder is this segmenter
-                    self._deal.take(made)
-                elif prior is not None and i + 1 < len(plays):
+                self._feed_deal(made)
+                if self._deal is None and prior is not None and i + 1 < len(plays):
                     prior = prior.after(made)
         return events
 
-    def _rules(self, first: tuple[int, Detections] | None = None) -> Prior | None:
-        """The prior that judges plays now: the rules', or that of a new deal while they hold
-        open a round the table has left.
+    def _new_deal(self, seat: int, cards: Detections) -> Event | None:
+        """The ``round`` event of a new deal that the first play of a picture, ``cards`` from
+        ``seat``, opens, or ``None``.
 
-        After a spell without plays that left the rules' round open, the ``first`` play of the
-        next picture decides: refused as read, it opens a new deal (the round left open turned
-        on a play nobody corrected, and the rules would bend every play of the new round to
-        it), judged by a round of its own (:meth:`Prior.new_deal`). The rules are heard again
-        once the round they held is over or another begun (an operator's correction).
+        After a spell without plays that left the rules' round open, that play decides:
+        refused as read, it opens a new deal (the round left open turned on a play nobody
+        corrected, and the rules would bend every play of the new round to it), judged by a
+        round of its own (:meth:`Prior.new_deal`, see :meth:`_rules`). It is held for review:
+        the guess that the table dealt anew is the operator's to confirm.
         """
+        suspect, self._suspect_round = self._suspect_round, None
         prior = self.prior
-        if prior is None:
+        if (suspect is None or not _round_open(prior) or prior.round_number() != suspect
+                or not prior.objection(seat, format_play(cards.class_id))):
             return None
-        if first is not None and self._suspect_round is not None:
-            seat, cards = first
-            if (prior.round_number() == self._suspect_round and prior.cards_left(0) is not None
-                    and prior.objection(seat, format_play(cards.class_id))):
-                self._stale_round = self._suspect_round
-                self._deal_opening, self._deal = prior.new_deal(seat)
-            self._suspect_round = None
-        if self._stale_round is not None and (prior.cards_left(0) is None
-                                              or prior.round_number() != self._stale_round):
+        self._stale_round = suspect
+        opening, self._deal = prior.new_deal(seat)
+        return opening
+
+    def _feed_deal(self, events: list[Event]) -> None:
+        """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
+        them). Collects are not passed on: on the rendered games of two rounds that cost a
+        play."""
+        if self._deal is not None:
+            self._deal.take(events)
+
+    def _rules(self) -> Prior | None:
+        """The prior that judges plays now: the rules', or that of a new deal while they hold
+        open a round the table has left (:meth:`_new_deal`). The rules are heard again once the
+        round they held is over or another begun (an operator's correction)."""
+        prior = self.prior
+        if (prior is not None and self._stale_round is not None
+                and (not _round_open(prior) or prior.round_number() != self._stale_round)):
             self._stale_round = self._deal = None
         return self._deal if self._stale_round is not None else prior
 
@@ -983,6 +989,11 @@ class _TrickPlay:
     """How it stands reported now."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
+
+
+def _round_open(prior: Prior | None) -> TypeGuard[Prior]:
+    """Whether ``prior``'s rules have a round in play (they hold seats to counts)."""
+    return prior is not None and prior.cards_left(0) is not None
 
 
 def _taking_in_cost(cards: Detections) -> float:
