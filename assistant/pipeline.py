@@ -19,9 +19,11 @@ nothing needs detecting) and with the picture each zone had when it was last det
 
 from __future__ import annotations
 
+import functools
+import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +44,7 @@ if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs
     from vision.detector import Detector
 
 __all__ = [
+    "CLOSER_SCALES",
     "DEMO_SEED",
     "NESTED_BELOW",
     "NESTED_CORNER",
@@ -71,6 +74,10 @@ TURNED_SAME_IOU = 0.8
 """A box found in a crop turned half round is a card the upright crop found already when it
 shares a corner with an upright box of its rank, or overlaps any upright box at least this
 (IoU)."""
+CLOSER_SCALES = (1.3, 1.4)
+"""Default scales at which a zone is read again when a play is committed with faint cards of
+its ranks beside it (:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card every
+view counts is taken in."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
@@ -246,6 +253,10 @@ class Pipeline:
             below :data:`TURNED_SAME_IOU` with any) is a faint card, for the rules to take when
             they need one more (a tight fan's strip the upright view missed): twice the detector
             runs.
+        closer_scales: with ``per_zone``, when a play is committed with faint cards of its
+            ranks beside it, its zone is read again enlarged by each of these factors (upright,
+            one detector run each); faint cards every such view counts are taken into the play
+            (``()``: never).
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -254,10 +265,14 @@ class Pipeline:
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
                  nested_corner: float = NESTED_CORNER, turned_look: bool = True,
+                 closer_scales: tuple[float, ...] = CLOSER_SCALES,
                  **segmenter_options: Any) -> None:
+        if any(scale <= 0 for scale in closer_scales):
+            raise ValueError(f"closer_scales must be positive, got {closer_scales}")
         self.source = source
         self.table = table
         self.per_zone = per_zone
+        self.closer_scales = closer_scales
         self.nested_inside = nested_inside
         self.nested_below = nested_below
         self.nested_corner = nested_corner
@@ -289,12 +304,14 @@ class Pipeline:
     def _fit_detector(self) -> None:
         """Let a detector of dynamic input size (an ONNX :class:`~vision.detector.Detector`)
         see every view whole at native scale, the scale its cards were learnt at: the largest
-        seat-zone crop, or the whole frame."""
+        seat-zone crop (enlarged by the largest of :attr:`closer_scales`), or the whole frame."""
         fit_input = getattr(self.detector, "fit_input", None)
         if fit_input is None or not getattr(self.detector, "dynamic", False):
             return
         if self.per_zone:
-            width, height = (max(sides) for sides in zip(*self.zones.crop_sizes))
+            largest = max((1.0, *self.closer_scales))
+            width, height = (math.ceil(max(sides) * largest)
+                             for sides in zip(*self.zones.crop_sizes))
         else:
             width, height = self.table.image_size
         fit_input(width, height)
@@ -313,6 +330,26 @@ class Pipeline:
             found = self._read_once(image, corner=0.0)
         self.stats.detector_seconds += time.perf_counter() - started
         return found
+
+    def _look_closer(self, image: NDArray[np.uint8], seat: int) -> Iterator[Detections]:
+        """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales` in turn, as
+        the segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels."""
+        for scale in self.closer_scales:
+            started = time.perf_counter()
+            view = self.zones.detect(image, functools.partial(self._read_enlarged, scale=scale),
+                                     [seat])
+            self.stats.detector_seconds += time.perf_counter() - started
+            yield view
+
+    def _read_enlarged(self, crop: NDArray[np.uint8], *, scale: float) -> Detections:
+        """``crop`` read as :meth:`_read_once` reads it, enlarged by ``scale`` (boxes in the
+        crop's pixels)."""
+        height, width = crop.shape[:2]
+        size = (round(width * scale), round(height * scale))
+        found = self._read_once(np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_LINEAR),
+                                           np.uint8), corner=self.nested_corner)
+        factors = np.array([size[0] / width, size[1] / height] * 2, np.float32)
+        return replace(found, xyxy=found.xyxy / factors)
 
     def _read_zone(self, crop: NDArray[np.uint8]) -> Detections:
         """A zone's upright crop read as :meth:`_read_once` does, and, with the turned look,
@@ -390,7 +427,10 @@ class Pipeline:
                         per_seat[seat] = found[found.data["seat"] == seat]
                     found = Detections.merge(per_seat)
                 detections = found
-            for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any())):
+            closer = (functools.partial(self._look_closer, image)
+                      if self.per_zone and self.closer_scales else None)
+            for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),
+                                               closer=closer):
                 self._count(event)
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)

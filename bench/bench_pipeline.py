@@ -45,7 +45,14 @@ import numpy as np
 
 import rules
 from assistant.commands import seconds
-from assistant.pipeline import NESTED_BELOW, NESTED_CORNER, NESTED_INSIDE, Pipeline, card_detector
+from assistant.pipeline import (
+    CLOSER_SCALES,
+    NESTED_BELOW,
+    NESTED_CORNER,
+    NESTED_INSIDE,
+    Pipeline,
+    card_detector,
+)
 from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF, ROUND_GAP
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
@@ -172,7 +179,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
-                     max_revisions=args.max_revisions,
+                     closer_scales=tuple(args.closer_scales), max_revisions=args.max_revisions,
                      round_gap=args.round_gap).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
@@ -221,6 +228,11 @@ def main() -> int:
                         help="never correct an earlier play when a later one contradicts it")
     parser.add_argument("--no-turned-look", dest="turned_look", action="store_false",
                         help="detect each zone crop upright only, not also turned half round")
+    parser.add_argument("--closer-scales", type=float, nargs="*", default=list(CLOSER_SCALES),
+                        metavar="SCALE",
+                        help="factors by which a zone is read again, enlarged, when a play has "
+                             "faint cards of its ranks beside it (default "
+                             f"{' '.join(map(str, CLOSER_SCALES))}; none: never)")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 
 import rules
-from assistant.pipeline import DEMO_SEED, ChangeDetector, Pipeline, demo_assets
+from assistant.pipeline import CLOSER_SCALES, DEMO_SEED, ChangeDetector, Pipeline, demo_assets
 from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Frame
@@ -174,6 +176,47 @@ def test_a_card_found_only_in_the_crop_turned_half_round_is_faint(options, cards
     assert reason is None or reason in events[0]["reason"]
 
 
+class FaintUnlessEnlarged(CountingDetector):
+    """The blob detector, reading the right-most card it sees faintly (0.14) unless the cards
+    look larger than the film's 40-pixel-wide ones (a play read closer); noting the size of
+    every view."""
+
+    def __init__(self):
+        super().__init__()
+        self.sizes = []
+
+    def __call__(self, image):
+        found = super().__call__(image)
+        self.sizes.append(image.shape[:2])
+        if len(found) and np.median(found.xyxy[:, 2] - found.xyxy[:, 0]) <= 1.2 * 40:
+            found.confidence[found.xyxy[:, 0].argmax()] = 0.14
+        return found
+
+
+@pytest.mark.parametrize(("closer_scales", "cards", "reason"), [
+    ((1.3, 1.4), "KK", "took in faint K (conf 0.140), counted when its zone was read closer"),
+    ((), "K", "faint K (conf 0.140) beside it"),
+])
+def test_a_faint_card_the_zone_read_closer_counts_is_taken_into_the_play(closer_scales, cards,
+                                                                         reason):
+    detector = FaintUnlessEnlarged()
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 600, 140), (BLUE_KING, 648, 140)])])
+    events = []
+    Pipeline(frames, LAYOUT, detector, closer_scales=closer_scales).run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, cards)]
+    assert events[0]["review"] is True and reason in events[0]["reason"]
+    # Seat 3's zone was read closer once at each scale, for the one play.
+    crops = [(height, width) for width, height in SeatZones(LAYOUT).crop_sizes]
+    height, width = crops[3]
+    assert [size for size in detector.sizes if size not in crops] == [
+        (round(height * scale), round(width * scale)) for scale in closer_scales]
+
+
+def test_closer_scales_must_be_positive():
+    with pytest.raises(ValueError, match="closer_scales must be positive"):
+        Pipeline([], LAYOUT, blob_detector, closer_scales=(1.3, 0))
+
+
 class FittingDetector(CountingDetector):
     """A detector of dynamic input size, noting the size it is fitted to."""
 
@@ -188,8 +231,11 @@ class FittingDetector(CountingDetector):
 
 
 def largest_view(layout, per_zone):
+    """The largest crop, enlarged for the closer look; or the whole frame."""
     crops = SeatZones(layout).crop_sizes
-    return (max(w for w, _ in crops), max(h for _, h in crops)) if per_zone else (1280, 720)
+    if not per_zone:
+        return (1280, 720)
+    return tuple(math.ceil(max(sides) * max(CLOSER_SCALES)) for sides in zip(*crops))
 
 
 @pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])

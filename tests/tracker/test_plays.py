@@ -280,6 +280,56 @@ def test_a_faint_card_of_the_plays_rank_beside_it_holds_the_play_for_review(zone
     assert events[0]["review"] is True and events[0]["reason"] == "faint 5 (conf 0.140) beside it"
 
 
+class CloserLook:
+    """Scripted closer views of a zone (``views``: the cards each counts), noting the seats it
+    was asked about and how many views were read."""
+
+    def __init__(self, *views):
+        self.views, self.asked, self.read = views, [], 0
+
+    def __call__(self, seat):
+        self.asked.append(seat)
+        for view in self.views:
+            self.read += 1
+            yield cards(*view)
+
+
+LED_FIVES = [("5", 600, 120, 0.14), ("5", 614, 120, 0.84), ("5", 628, 120, 0.9)]
+"""Seat 3 leads two fives, the strip of a third beside them read faintly."""
+
+
+@pytest.mark.parametrize(("views", "read", "committed", "reason"), [
+    ((fan("555", 600, 120), fan("555", 600, 121)), 2, "555",
+     ("unsure card (conf 0.14); took in faint 5 (conf 0.140), counted when its zone was read "
+      "closer")),
+    ((fan("555", 600, 120), fan("55", 614, 120)), 2, "55", "faint 5 (conf 0.140) beside it"),
+    ((fan("55", 614, 120), fan("555", 600, 120)), 1, "55", "faint 5 (conf 0.140) beside it"),
+    ((), 0, "55", "faint 5 (conf 0.140) beside it"),
+], ids=["every-view-counts-it", "the-last-view-does-not", "the-first-view-does-not", "no-view"])
+def test_a_faint_card_every_closer_view_counts_is_taken_into_the_play(zones, views, read,
+                                                                       committed, reason):
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior())
+    closer = CloserLook(*views)
+    events = hold(segmenter, cards(*LED_FIVES), 0.0, 1.0, closer=closer)
+    assert plays(events) == [(3, committed)] and closer.asked == [3]
+    assert closer.read == read   # a view that counts no more ends the look
+    assert events[0]["review"] is True and events[0]["reason"] == reason
+    # A card taken in is remembered with the play: it is no new card later.
+    assert hold(segmenter, cards(*LED_FIVES), 1.0, 1.0, closer=closer) == []
+
+
+@pytest.mark.parametrize(("seen", "prior", "why"), [
+    (LED_FIVES[1:], FakePrior(), "no faint card beside it"),
+    ([("Q", 600, 120, 0.14), *LED_FIVES[1:]], FakePrior(), "the faint card is of another rank"),
+    (LED_FIVES, FakePrior(only={(3, "55")}), "the rules refuse the play with it"),
+])
+def test_a_zone_is_read_closer_only_for_a_faint_card_the_play_may_lack(zones, seen, prior, why):
+    closer = CloserLook(fan("555", 600, 120), fan("555", 600, 120))
+    events = hold(PlaySegmenter(zones, window=0.5, prior=prior), cards(*seen), 0.0, 1.0,
+                  closer=closer)
+    assert plays(events) == [(3, "55")] and closer.asked == [], why
+
+
 @pytest.mark.parametrize(("faint", "prior", "why"), [
     (("Q", 600, 120, 0.14), FakePrior(), "of another rank"),
     (("5", 614, 300, 0.14), FakePrior(), "far from the play"),
@@ -610,6 +660,21 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
     assert state["round"] == 2 and state["counts"]["5"] == 34
     events = follow(segmenter, match, cards(*kings, *aces, *fan("22", 600, 560)), 10.0 + gap)
     assert plays(events) == [(0, "22")] and "reason" not in events[0]
+
+
+def test_a_long_turn_with_the_trick_still_on_the_table_is_no_new_deal(zones):
+    # Seat 4 leads a queen, its last card but one, and seat 5 thinks for over a minute. The
+    # round stays open (no reading ends it), and seat 5's KK (one K unsure) is refused as read:
+    # with the queen still lying there, that is a turn of the round, not a new deal.
+    segmenter, match = last_queens_to_lead(zones)
+    queen = [("Q", 420, 220)]
+    follow(segmenter, match, cards(*queen), 5.0)
+    assert hold(segmenter, cards(*queen), 6.0, 65.0) == []
+    kings = [("K", 380, 560), ("K", 394, 560, 0.3)]
+    events = follow(segmenter, match, cards(*queen, *kings), 71.0)
+    assert plays(events) == [(5, "K")] and match.to_json()["round"] == 1
+    assert events[0]["reason"] == ("rules: KK does not beat Q: 2 cards against 1; "
+                                   "set aside unsure K (conf 0.300)")
 
 
 def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):

@@ -32,11 +32,11 @@ def fan(ranks: str, x: float, y: float, step: float = 14.0) -> list[Card]:
 
 
 def hold(segmenter, detections: Detections, start: float, seconds: float, *, fps: float = 10,
-         moving: bool = False) -> list[dict]:
+         moving: bool = False, closer=None) -> list[dict]:
     """Feed the same detections for ``seconds`` from ``start``; return the events."""
     events: list[dict] = []
     for i in range(round(seconds * fps)):
-        events += segmenter.update(detections, start + i / fps, moving=moving)
+        events += segmenter.update(detections, start + i / fps, moving=moving, closer=closer)
     return events
 
 
