@@ -48,8 +48,8 @@ round filmed should be over: a play of the round read with one card changed that
 corrected then (a lead read a card short, its seat left holding a card it never had); a live
 table's stream does not end, so the same is done once the table has seen no play for a minute
 (``round_gap``: the next deal is being made). When no such reading ends the round and the rules
-refuse the first play after that minute as read, the table has dealt anew while the rules
-still hold the old round: that play opens a new round (a ``round`` event the rules refuse
+refuse the first play after that minute as read, on a table cleared of the trick's cards, the
+table has dealt anew while the rules still hold the old round: that play opens a new round (a ``round`` event the rules refuse
 until the old round is corrected; the play is held for review), and the new deal is judged by
 rules of its own instead of being bent to a round the table has left, so that correcting the
 old round is all it takes to set the game right. Corrections are held for review too, and so
