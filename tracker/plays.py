@@ -49,11 +49,12 @@ corrected then (a lead read a card short, its seat left holding a card it never 
 table's stream does not end, so the same is done once the table has seen no play for a minute
 (``round_gap``: the next deal is being made). When no such reading ends the round and the rules
 refuse the first play after that minute as read, on a table cleared of the trick's cards, the
-table has dealt anew while the rules still hold the old round: that play opens a new round (a ``round`` event the rules refuse
-until the old round is corrected; the play is held for review), and the new deal is judged by
-rules of its own instead of being bent to a round the table has left, so that correcting the
-old round is all it takes to set the game right. Corrections are held for review too, and so
-is the play that called for them: the rules took it only on that guess about another play.
+table has dealt anew while the rules still hold the old round: that play opens a new round
+(a ``round`` event the rules refuse until the old round is corrected; the play is held for
+review), and the new deal is judged by rules of its own instead of being bent to a round the
+table has left, so that correcting the old round is all it takes to set the game right.
+Corrections are held for review too, and so is the play that called for them: the rules took it
+only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -1007,10 +1008,11 @@ class PlaySegmenter:
         A tight fan's strip that the detector finds faintly at the camera's scale is most
         often found surely when the zone is enlarged, while a second box on one card, or a
         piece of an earlier play, is not. On 70 rendered rounds, of the plays held with faint
-        cards of their rank beside them, views at 1.3 and 1.4 times both counted one card more
-        for 25 of the 35 plays short of a card, and for none of the 613 others (each alone:
-        27 and 8 of 613, 29 and 5). Reading only the part of the zone around the play, with
-        half its size on each side, was not much faster and knew less (21 and 1 of 613)."""
+        cards of their rank beside them, views at 1.3 and 1.4 times both counted more cards of
+        the rank for 25 of the 35 plays short of a card, and for none of the 613 others (each
+        alone: 27 and 8 of 613, 29 and 5). Reading only the part of the zone around the play,
+        with half its size more on each side, was about twice as fast and knew less (21 and 1
+        of 613)."""
         ranks = np.unique(alike.class_id)
         here = current.class_id[current.data["seat"] == seat]
         more: NDArray[np.int_] | None = None   # of each rank, the fewest more any view counts
