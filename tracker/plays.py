@@ -583,6 +583,37 @@ class PlaySegmenter:
         opening, self._deal = prior.new_deal(seat)
         return opening
 
+    def _too_soon_for_a_deal(self, t: float) -> bool:
+        """Whether a play at ``t`` comes too soon after the last one (less than ``round_gap``)
+        to open a round of a new deal."""
+        return (self.round_gap is not None and self._last_play_t is not None
+                and t - self._last_play_t < self.round_gap)
+
+    def _round_not_over(self, prior: Prior, seat: int, cards: str, t: float
+                        ) -> tuple[list[Event], Detections]:
+        """Corrections after which the rules take ``cards`` from ``seat`` at ``t`` in the
+        round they saw end with the last play (none if no reading does), and the faint cards
+        they take in.
+
+        The table deals no new round seconds after the last play: that play is of the round
+        the rules saw over, so one of its plays was read with a card too many (a seat went out
+        early). The cheapest reading of one of the round's plays, one card changed (see
+        :meth:`_readings`), after which the rules take every play of the round and this one,
+        is corrected."""
+        if not self._tricks or self._tricks[0].checkpoint is None:
+            return [], Detections.empty()
+        candidates = [(reading, k, play) for k, trick in enumerate(self._tricks)
+                      if trick.checkpoint is not None for play in trick.plays
+                      for reading in self._alternatives(play)]
+        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
+                                     (seat, cards), than=np.inf)
+        if found is None:
+            return [], Detections.empty()
+        assert self._last_play_t is not None
+        return self._revise([found], after=f"seat {seat} played {cards} "
+                                           f"{t - self._last_play_t:.0f} s after the round's "
+                                           f"last play")
+
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
         them). Collects are not passed on: on the rendered games of two rounds that cost a
@@ -684,15 +715,25 @@ class PlaySegmenter:
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
+        text = format_play(cards.class_id)
+        unended: list[Event] = []
+        revised_taken = Detections.empty()
+        if opening is not None and self._too_soon_for_a_deal(t):
+            self._tricks.append(_Trick(prior.checkpoint()))   # brought up to date by _revise
+            unended, revised_taken = self._round_not_over(prior, seat, text, t)
+            if unended:
+                opening = None
+                events += unended
+            else:
+                self._tricks.pop()
         if opening is not None:
             events.append(self._numbered({**opening, "t": round(t, 3)}))
             self._tricks = []   # a new deal: the plays before say nothing of this round's
-        if prior is not None and (not self._tricks or prior.leads(seat)):
+        if prior is not None and not unended and (not self._tricks or prior.leads(seat)):
             self._tricks.append(_Trick(prior.checkpoint()))
         read, reading = cards, _Reading(cards)
-        text = format_play(cards.class_id)
-        objection = prior.objection(seat, text) if prior else None
-        revised_taken = Detections.empty()
+        # Judged with the round not over already: the rules heard none of the corrections yet.
+        objection = prior.objection(seat, text) if prior and not unended else None
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
@@ -705,9 +746,7 @@ class PlaySegmenter:
                                                           after=f"seat {seat} played {text}")
                 events += corrections
                 if corrections:  # taken only on a guess about another play: show both
-                    objection += "; taken with " + ", ".join(
-                        f"seat {e['seat']}'s play {e['fixes']} corrected to {e['cards']}"
-                        for e in corrections)
+                    objection += f"; {_taken_with(corrections)}"
             elif repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
@@ -734,6 +773,8 @@ class PlaySegmenter:
                            f"read closer")
         elif len(alike):
             reasons.append(f"faint {_described(alike)} beside it")
+        if unended:
+            reasons.append(f"the round was over: {_taken_with(unended)}")
         if objection:
             reasons.append(objection)
         if stale is not None:
@@ -1128,6 +1169,12 @@ class _Replay:
         items[self._where[id(play)] - self.starts[from_trick]] = (
             play.seat, format_play(reading.cards.class_id))
         return items
+
+
+def _taken_with(corrections: list[Event]) -> str:
+    """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
+    return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
+                                     f"{e['cards']}" for e in corrections)
 
 
 def _described(cards: Detections) -> str:

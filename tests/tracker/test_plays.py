@@ -662,6 +662,31 @@ def test_a_round_left_open_by_an_uncorrected_play_is_not_imposed_on_the_next_dea
     assert plays(events) == [(0, "22")] and "reason" not in events[0]
 
 
+@pytest.mark.parametrize("after", [10.0, 70.0])
+def test_a_play_soon_after_the_round_ended_shows_a_play_read_with_a_card_too_many(zones, after):
+    # Seat 4 leads one queen of its last two, read as QQ (a second box at 0.3): for the rules
+    # seat 4 went out and the round is over. Ten seconds later seat 5 answers with a king: the
+    # table is still playing that round, so the lead is corrected to Q and the king answers it.
+    # After 70 s the table may have dealt anew: the king opens the next round.
+    segmenter, match = last_queens_to_lead(zones)
+    lead = [("Q", 420, 220), ("Q", 434, 220, 0.3)]
+    assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "QQ")]
+    assert match.to_json()["round_over"]
+    events = hold(segmenter, cards(*lead), 6.0, after - 1.0)
+    events += follow(segmenter, match, cards(*lead, ("K", 380, 560)), 5.0 + after)
+    if after > 60:
+        assert [(e["type"], e.get("cards")) for e in events] == [("round", None), ("play", "K")]
+        return
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (4, "Q", 5), (5, "K", None)]
+    assert events[0]["reason"] == ("revised when seat 5 played K 10 s after the round's last "
+                                   "play: set aside unsure Q (conf 0.300)")
+    assert events[1]["review"] is True and events[1]["reason"] == (
+        "the round was over: taken with seat 4's play 5 corrected to Q")
+    state = match.to_json()
+    assert not state["round_over"] and state["counts"]["4"] == 1 and state["counts"]["5"] == 35
+
+
 def test_a_long_turn_with_the_trick_still_on_the_table_is_no_new_deal(zones):
     # Seat 4 leads a queen, its last card but one, and seat 5 thinks for over a minute. The
     # round stays open (no reading ends it), and seat 5's KK (one K unsure) is refused as read:
