@@ -52,8 +52,11 @@ refuse the first play after that minute as read, on a table cleared of the trick
 table has dealt anew while the rules still hold the old round: that play opens a new round
 (a ``round`` event the rules refuse until the old round is corrected; the play is held for
 review), and the new deal is judged by rules of its own instead of being bent to a round the
-table has left, so that correcting the old round is all it takes to set the game right.
-Corrections are held for review too, and so is the play that called for them: the rules took it
+table has left, so that correcting the old round is all it takes to set the game right. A play
+sooner than ``round_gap`` after the last one, when the rules saw that one end the round, is of
+that round (no table deals in seconds): the cheapest reading of one of its plays, one card
+changed, after which the rules take every play and the new one is corrected (a play read with
+a card too many let a seat go out early). Corrections are held for review too, and so is the play that called for them: the rules took it
 only on that guess about another play.
 
 >>> import numpy as np
