@@ -586,17 +586,19 @@ class PlaySegmenter:
         opening, self._deal = prior.new_deal(seat)
         return opening
 
-    def _too_soon_for_a_deal(self, t: float) -> bool:
-        """Whether a play at ``t`` comes too soon after the last one (less than ``round_gap``)
-        to open a round of a new deal."""
-        return (self.round_gap is not None and self._last_play_t is not None
-                and t - self._last_play_t < self.round_gap)
+    def _too_soon_for_a_deal(self, t: float) -> float | None:
+        """The seconds since the last play when a play at ``t`` comes too soon after it (less
+        than ``round_gap``) to open a round of a new deal, else ``None``."""
+        if self.round_gap is None or self._last_play_t is None:
+            return None
+        since_last = t - self._last_play_t
+        return since_last if since_last < self.round_gap else None
 
-    def _round_not_over(self, prior: Prior, seat: int, cards: str, t: float
+    def _round_not_over(self, prior: Prior, seat: int, cards: str, since_last: float
                         ) -> tuple[list[Event], Detections]:
-        """Corrections after which the rules take ``cards`` from ``seat`` at ``t`` in the
-        round they saw end with the last play (none if no reading does), and the faint cards
-        they take in.
+        """Corrections after which the rules take ``cards`` from ``seat``, ``since_last``
+        seconds after the last play, in the round they saw end with that play (none if no
+        reading does), and the faint cards they take in.
 
         The table deals no new round seconds after the last play: that play is of the round
         the rules saw over, so one of its plays was read with a card too many (a seat went out
@@ -612,10 +614,8 @@ class PlaySegmenter:
                                      (seat, cards), than=np.inf)
         if found is None:
             return [], Detections.empty()
-        assert self._last_play_t is not None
-        return self._revise([found], after=f"seat {seat} played {cards} "
-                                           f"{t - self._last_play_t:.0f} s after the round's "
-                                           f"last play")
+        return self._revise([found], after=f"seat {seat} played {cards} {since_last:.0f} s "
+                                           f"after the round's last play")
 
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
@@ -721,9 +721,10 @@ class PlaySegmenter:
         text = format_play(cards.class_id)
         unended: list[Event] = []
         revised_taken = Detections.empty()
-        if opening is not None and self._too_soon_for_a_deal(t):
+        since_last = self._too_soon_for_a_deal(t) if opening is not None else None
+        if prior is not None and since_last is not None:
             self._tricks.append(_Trick(prior.checkpoint()))   # brought up to date by _revise
-            unended, revised_taken = self._round_not_over(prior, seat, text, t)
+            unended, revised_taken = self._round_not_over(prior, seat, text, since_last)
             if unended:
                 opening = None
                 events += unended
@@ -735,7 +736,7 @@ class PlaySegmenter:
         if prior is not None and not unended and (not self._tricks or prior.leads(seat)):
             self._tricks.append(_Trick(prior.checkpoint()))
         read, reading = cards, _Reading(cards)
-        # Judged with the round not over already: the rules heard none of the corrections yet.
+        # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
