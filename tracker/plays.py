@@ -56,8 +56,8 @@ table has left, so that correcting the old round is all it takes to set the game
 sooner than ``round_gap`` after the last one, when the rules saw that one end the round, is of
 that round (no table deals in seconds): the cheapest reading of one of its plays, one card
 changed, after which the rules take every play and the new one is corrected (a play read with
-a card too many let a seat go out early). Corrections are held for review too, and so is the play that called for them: the rules took it
-only on that guess about another play.
+a card too many let a seat go out early). Corrections are held for review too, and so is the
+play that called for them: the rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -78,7 +78,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard
 
@@ -471,14 +471,12 @@ class PlaySegmenter:
         be over (see :meth:`finish`)."""
         prior = self._rules()
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
-            return []
+            return []   # nothing to weigh: the rules' counts are not asked
         left = [prior.cards_left(seat) for seat in range(SEAT_COUNT)]
         if None in left:   # no round in play, or it is over
             return []
-        candidates = [(reading, k, play) for k, trick in enumerate(self._tricks)
-                      if trick.checkpoint is not None for play in trick.plays
-                      if left[play.seat]
-                      for reading in self._alternatives(play)
+        candidates = [(reading, k, play) for reading, k, play
+                      in self._round_readings(of_seats={s for s in range(SEAT_COUNT) if left[s]})
                       if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
         found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
@@ -594,28 +592,27 @@ class PlaySegmenter:
         since_last = t - self._last_play_t
         return since_last if since_last < self.round_gap else None
 
-    def _round_not_over(self, prior: Prior, seat: int, cards: str, since_last: float
-                        ) -> tuple[list[Event], Detections]:
-        """Corrections after which the rules take ``cards`` from ``seat``, ``since_last``
-        seconds after the last play, in the round they saw end with that play (none if no
-        reading does), and the faint cards they take in.
+    def _round_not_over(self, prior: Prior, seat: int, cards: str
+                        ) -> tuple[_TrickPlay, _Reading] | None:
+        """The reading of a play of the round the rules saw end with the last play after which
+        they take every play of it and ``cards`` from ``seat`` in it (``None``: none does).
 
         The table deals no new round seconds after the last play: that play is of the round
         the rules saw over, so one of its plays was read with a card too many (a seat went out
-        early). The cheapest reading of one of the round's plays, one card changed (see
-        :meth:`_readings`), after which the rules take every play of the round and this one,
-        is corrected."""
+        early). Its cheapest reading, one card changed (see :meth:`_readings`), that does so is
+        the one to correct."""
+        return self._cheapest_taken(prior, self._tricks, _Replay(self._tricks),
+                                    self._round_readings(), (seat, cards), than=np.inf)
+
+    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT)
+                        ) -> list[tuple[_Reading, int, _TrickPlay]]:
+        """The other readings, one card changed, of the round's plays from ``of_seats``, each
+        with its trick's index (none when the round's tricks have no checkpoints)."""
         if not self._tricks or self._tricks[0].checkpoint is None:
-            return [], Detections.empty()
-        candidates = [(reading, k, play) for k, trick in enumerate(self._tricks)
-                      if trick.checkpoint is not None for play in trick.plays
-                      for reading in self._alternatives(play)]
-        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
-                                     (seat, cards), than=np.inf)
-        if found is None:
-            return [], Detections.empty()
-        return self._revise([found], after=f"seat {seat} played {cards} {since_last:.0f} s "
-                                           f"after the round's last play")
+            return []
+        return [(reading, k, play) for k, trick in enumerate(self._tricks)
+                if trick.checkpoint is not None for play in trick.plays
+                if play.seat in of_seats for reading in self._alternatives(play)]
 
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
@@ -723,13 +720,14 @@ class PlaySegmenter:
         revised_taken = Detections.empty()
         since_last = self._too_soon_for_a_deal(t) if opening is not None else None
         if prior is not None and since_last is not None:
-            self._tricks.append(_Trick(prior.checkpoint()))   # brought up to date by _revise
-            unended, revised_taken = self._round_not_over(prior, seat, text, since_last)
-            if unended:
+            ended_early = self._round_not_over(prior, seat, text)
+            if ended_early is not None:
                 opening = None
+                self._tricks.append(_Trick(prior.checkpoint()))   # brought up to date by _revise
+                unended, revised_taken = self._revise(
+                    [ended_early], after=f"seat {seat} played {text} {since_last:.0f} s after "
+                                         f"the round's last play")
                 events += unended
-            else:
-                self._tricks.pop()
         if opening is not None:
             events.append(self._numbered({**opening, "t": round(t, 3)}))
             self._tricks = []   # a new deal: the plays before say nothing of this round's
@@ -758,12 +756,11 @@ class PlaySegmenter:
         alike = Detections.empty() if objection else self._faint_alike(prior, seat, cards, nearby)
         counted = (counted_closer(seat, alike) if counted_closer is not None and len(alike)
                    else Detections.empty())
-        with_counted = Detections.merge([cards, counted])
         if len(counted) > 1 and prior is not None and prior.objection(
-                seat, format_play(with_counted.class_id)):   # each alone was taken, not all
+                seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
         if len(counted):   # cards as read: later plays may mend them as any others
-            read = cards = with_counted
+            read = cards = Detections.merge([cards, counted])
             reading = _Reading(cards, taken=counted)
             nearby = self._not_taken(nearby, counted)
         reasons = []
