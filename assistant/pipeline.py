@@ -159,7 +159,8 @@ class ChangeDetector:
                       .astype(np.uint8))
         radius = max(1, round(reach * self.size[1]))
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-        self.watched = np.stack([cv2.dilate(area, kernel) for area in self.areas])
+        self.watched = np.stack([np.asarray(cv2.dilate(area, kernel), np.uint8)
+                                 for area in self.areas])
         self._watched_min = np.maximum(self.watched.sum((1, 2)) * fraction, min_pixels)
         self._area_min = np.maximum(self.areas.sum((1, 2)) * fraction, min_pixels)
         self._previous: NDArray[np.uint8] | None = None
@@ -167,14 +168,14 @@ class ChangeDetector:
 
     def small(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The shrunk, blurred working copy of a frame (of the table's image size)."""
-        return cv2.GaussianBlur(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA),
-                                (3, 3), 0)
+        return np.asarray(cv2.GaussianBlur(
+            cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0), np.uint8)
 
     def _diff(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """1 where any channel differs by more than ``level``, else 0."""
         blue, green, red = cv2.split(cv2.absdiff(a, b))
         largest = cv2.max(cv2.max(blue, green), red)
-        return cv2.threshold(largest, self.level, 1, cv2.THRESH_BINARY)[1]
+        return np.asarray(cv2.threshold(largest, self.level, 1, cv2.THRESH_BINARY)[1], np.uint8)
 
     @staticmethod
     def _counts(masks: NDArray[np.uint8], diff: NDArray[np.uint8]) -> NDArray[np.int_]:
@@ -417,7 +418,8 @@ class Pipeline:
             arrived = time.perf_counter()
             image = frame.image
             if (image.shape[1], image.shape[0]) != size:
-                image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+                image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
+                                   np.uint8)
             moving, to_detect = changes.update(image)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             if seats:

@@ -194,7 +194,7 @@ class TableLayout:
                    homography=matrix)  # type: ignore[arg-type]
         top_area = bare.to_top(area).astype(np.float32)
         if not cv2.isContourConvex(top_area.reshape(-1, 1, 2)):
-            top_area = cv2.convexHull(top_area).reshape(-1, 2)
+            top_area = np.asarray(cv2.convexHull(top_area), np.float32).reshape(-1, 2)
         centre = bare.to_top([bare.centre])[0]
         radius = 2.0 * float(np.hypot(*(top_area - centre).T).max())
         seats = []
@@ -334,7 +334,7 @@ class TableLayout:
 
 def _apply(matrix: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
     mapped = cv2.perspectiveTransform(points.reshape(-1, 1, 2), matrix)
-    return mapped.reshape(-1, 2)
+    return np.asarray(mapped, np.float64).reshape(-1, 2)
 
 
 def _ccw(polygon: NDArray[Any]) -> NDArray[np.float32]:

@@ -151,14 +151,15 @@ class SeatZones:
         top-right, bottom-right, bottom-left of the crop)."""
         matrix, (width, height) = self._warps[seat]
         corners = np.array([[(0, 0), (width, 0), (width, height), (0, height)]], np.float64)
-        return cv2.perspectiveTransform(corners, np.linalg.inv(matrix))[0].astype(np.float32)
+        quad = cv2.perspectiveTransform(corners, np.linalg.inv(matrix))[0]
+        return np.asarray(quad, np.float32)
 
     def warp(self, image: NDArray[np.uint8], seat: int) -> ZoneCrop:
         """``seat``'s zone (plus margin) upright, its player at the bottom, native resolution."""
         matrix, size = self._warps[seat]
         crop = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-        return ZoneCrop(seat=seat, image=crop, matrix=matrix)
+        return ZoneCrop(seat=seat, image=np.asarray(crop, np.uint8), matrix=matrix)
 
     def detect(self, image: NDArray[np.uint8], detector: Callable[[NDArray[np.uint8]], Detections],
                seats: Iterable[int] = range(SEAT_COUNT)) -> Detections:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import cv2
 import numpy as np
@@ -159,7 +159,9 @@ class Capture:
         finally:
             self.close()
 
-    def _emit(self, image: NDArray[np.uint8], t: float) -> Frame:
+    def _emit(self, image: NDArray[Any], t: float) -> Frame:
+        """A frame of ``image`` as decoded (8-bit grey, BGR or BGRA), made BGR at the wanted
+        size."""
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
@@ -167,7 +169,7 @@ class Capture:
         size = self._output_size(image.shape[1], image.shape[0])
         if size != (image.shape[1], image.shape[0]):
             image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        frame = Frame(image=image, t=round(t, 6), index=self.stats.frames)
+        frame = Frame(image=np.asarray(image, np.uint8), t=round(t, 6), index=self.stats.frames)
         self.stats.frames += 1
         return frame
 

@@ -172,8 +172,9 @@ class RankClassifier:
         (logits,) = self._session.run(None, {self._input_name: crops_to_blob(crops)})
         logits = np.asarray(logits, np.float64)
         logits -= logits.max(axis=1, keepdims=True)
-        probabilities = np.exp(logits)
-        return probabilities / probabilities.sum(axis=1, keepdims=True)
+        probabilities: NDArray[np.float64] = np.exp(logits)
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        return probabilities
 
 
 def _likeliest(probabilities: NDArray[np.float64], count: int

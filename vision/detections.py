@@ -30,7 +30,9 @@ __all__ = ["Detections", "box_area", "box_inside", "box_intersection", "box_iou"
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
     """Areas of ``(n, 4)`` boxes (0 for an empty box)."""
-    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
+    area: NDArray[np.floating[Any]] = (np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None)
+                                       * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None))
+    return area
 
 
 def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
@@ -42,7 +44,8 @@ def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
     """
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    return np.clip(w, 0, None) * np.clip(h, 0, None)
+    area: NDArray[np.floating[Any]] = np.clip(w, 0, None) * np.clip(h, 0, None)
+    return area
 
 
 def box_inside(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
@@ -52,7 +55,9 @@ def box_inside(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
     >>> box_inside(np.array([[0, 0, 10, 10]]), np.array([[5, 0, 20, 20], [0, 0, 40, 40]]))
     array([[0.5, 1. ]])
     """
-    return box_intersection(a, b) / np.maximum(box_area(a), 1e-9)[:, None]
+    share: NDArray[np.floating[Any]] = box_intersection(a, b) / np.maximum(box_area(a),
+                                                                           1e-9)[:, None]
+    return share
 
 
 def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
@@ -85,8 +90,9 @@ class Detections:
         n = len(self.xyxy)
         if self.xyxy.ndim != 2 or self.xyxy.shape[1] != 4:
             raise ValueError(f"xyxy must have shape (n, 4), got {self.xyxy.shape}")
-        for name, array in (("confidence", self.confidence), ("class_id", self.class_id),
-                            *self.data.items()):
+        arrays: list[tuple[str, NDArray[Any]]] = [
+            ("confidence", self.confidence), ("class_id", self.class_id), *self.data.items()]
+        for name, array in arrays:
             if len(array) != n:
                 raise ValueError(f"{name} must have length {n} to match xyxy, got {len(array)}")
 
@@ -205,3 +211,4 @@ def second_readings(found: Detections, *, inside: float, below: float, corner: f
         surer = order[:place]
         second[i] = bool((nested[i, surer] & ~second[surer]).any())
     return second
+

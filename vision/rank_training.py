@@ -111,10 +111,10 @@ def build_network() -> Any:
 
         def __init__(self, channels: int) -> None:
             super().__init__()
+            last = nn.BatchNorm2d(channels)
             self.body = nn.Sequential(*block(channels, channels, 1),
-                                      nn.Conv2d(channels, channels, 3, 1, 1, bias=False),
-                                      nn.BatchNorm2d(channels))
-            nn.init.zeros_(self.body[-1].weight)
+                                      nn.Conv2d(channels, channels, 3, 1, 1, bias=False), last)
+            nn.init.zeros_(last.weight)
 
         def forward(self, x: Any) -> Any:
             return nn.functional.relu(x + self.body(x))

@@ -149,15 +149,17 @@ class _Camera:
         """Play area corners in the image."""
 
     def project(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
-        return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2),
-                                        self.to_image)[0]
+        projected = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2),
+                                             self.to_image)[0]
+        return np.asarray(projected, np.float64)
 
 
 def _axis_rotation(axis: NDArray[np.float64], angle: float) -> NDArray[np.float64]:
     """Rodrigues' rotation about a unit axis."""
     x, y, z = axis / np.linalg.norm(axis)
     k = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    rotation: NDArray[np.float64] = np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    return rotation
 
 
 class _Light:
@@ -183,7 +185,7 @@ class _Light:
         lit = cv2.multiply(image, self.gain, dtype=cv2.CV_8U)
         if self.blur:
             lit = cv2.GaussianBlur(lit, (0, 0), self.blur)
-        return lit
+        return np.asarray(lit, np.uint8)
 
 
 class _Film:
@@ -235,9 +237,9 @@ class _Director:
         self.style: DeckStyle = (DECK_STYLES[int(rng.integers(len(DECK_STYLES)))]
                                  if rng.random() < 0.5 else random_deck_style(rng))
         texture = make_table_texture(_CANVAS_SIDE, _CANVAS_SIDE, rng)
-        self.background = cv2.warpPerspective(texture, self.camera.to_image, FRAME_SIZE,
-                                              flags=cv2.INTER_LINEAR,
-                                              borderMode=cv2.BORDER_REFLECT)
+        self.background = np.asarray(cv2.warpPerspective(
+            texture, self.camera.to_image, FRAME_SIZE, flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REFLECT), np.uint8)
         self.table = _Table()
         self.hand_seeds = [int(s) for s in rng.integers(0, 2**31, 6)]
         self.film = _Film(out / "game.mp4", fps, out / "boxes.jsonl" if boxes else None)

@@ -343,7 +343,8 @@ def validate(weights: Path, data: Path, imgsz: int, batch: int = 16) -> dict[str
     one_class = len(model.names) == 1  # a cascade's detector: every rank counts as a card
     box = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", plots=False,
                     verbose=False, workers=0, single_cls=one_class).box
-    figures = {"mAP50": round(float(box.map50), 4), "mAP50-95": round(float(box.map), 4)}
+    figures: dict[str, Any] = {"mAP50": round(float(box.map50), 4),
+                               "mAP50-95": round(float(box.map), 4)}
     if not one_class:
         figures["per_class_mAP50-95"] = {CLASS_NAMES[int(c)]: round(float(box.maps[c]), 4)
                                          for c in box.ap_class_index}
