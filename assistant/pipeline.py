@@ -37,7 +37,7 @@ from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones
 from vision.capture import Capture, CaptureStats, Frame, frames
-from vision.detections import Detections, box_iou, second_readings, shared_corners
+from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
 
 if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs it
@@ -246,9 +246,11 @@ class Pipeline:
             part, or as its strip and again as a box reaching over the next card): it does not
             count on its own, only as a faint card the rules may need
             (:func:`vision.detections.second_readings`, surest first; ``nested_below=0`` and
-            ``nested_corner=0``: every box counts). Judged in the view the detector saw (a
-            zone's upright crop), not after mapping to the frame, where a turned zone's boxes
-            swell and nest by themselves; shared corners only per zone, for the same reason.
+            ``nested_corner=0``: every box counts). One sharing the corner is marked found
+            twice (``data["found_twice"]``): beside a play it holds none. Judged in the view
+            the detector saw (a zone's upright crop), not after mapping to the frame, where a
+            turned zone's boxes swell and nest by themselves; shared corners only per zone, for
+            the same reason.
         turned_look: also detect on each zone's crop turned half round; a box found there that
             is no card found upright (no shared corner with an upright box of its rank, IoU
             below :data:`TURNED_SAME_IOU` with any) is a faint card, for the rules to take when
@@ -367,14 +369,17 @@ class Pipeline:
                          | (box_iou(turned.xyxy, found.xyxy) >= TURNED_SAME_IOU))
             turned = turned[~same_card.any(axis=1)]
         return Detections.merge([found, turned.with_data(
-            second_reading=np.ones(len(turned), bool))])
+            second_reading=np.ones(len(turned), bool), found_twice=np.zeros(len(turned), bool))])
 
     def _read_once(self, image: NDArray[np.uint8], *, corner: float) -> Detections:
         """The detector's boxes, second readings marked (``data["second_reading"]``; shared
-        corners within ``corner``)."""
+        corners within ``corner``), and those of them that share a corner with the card they
+        read again (``data["found_twice"]``, :func:`vision.detections.found_twice`)."""
         found = self._run_detector(image)
-        return found.with_data(second_reading=second_readings(
-            found, inside=self.nested_inside, below=self.nested_below, corner=corner))
+        second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
+                                 corner=corner)
+        return found.with_data(second_reading=second,
+                               found_twice=found_twice(found, second, corner=corner))
 
     def _run_detector(self, image: NDArray[np.uint8]) -> Detections:
         self.stats.detector_calls += 1

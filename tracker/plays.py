@@ -280,7 +280,9 @@ class PlaySegmenter:
         faint_conf: detections from this confidence up to ``min_conf``, and second readings
             (``data["second_reading"]`` true: most often one card found twice) from it up, are
             faint: they count only when the rules refuse a play without them and take it with
-            them (the detector must report that low; below it detections are ignored).
+            them (the detector must report that low; below it detections are ignored). A
+            faint card of a play's rank beside it holds the play for review, unless it is a
+            card's second box from the card's own corner (``data["found_twice"]``).
         review_conf: a play whose least sure card is below this is held for review (51
             rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
             that nothing else held, was wrong; 2 of the 236 below 0.4 were).
@@ -772,8 +774,8 @@ class PlaySegmenter:
         if len(counted):
             reasons.append(f"took in faint {_described(counted)}, counted when its zone was "
                            f"read closer")
-        elif len(alike):
-            reasons.append(f"faint {_described(alike)} beside it")
+        elif len(doubtful := _not_found_twice(alike)):
+            reasons.append(f"faint {_described(doubtful)} beside it")
         if unended:
             reasons.append(f"the round was over: {_taken_with(unended)}")
         if objection:
@@ -1107,6 +1109,16 @@ class _TrickPlay:
 def _round_open(prior: Prior | None) -> TypeGuard[Prior]:
     """Whether ``prior``'s rules have a round in play (they hold seats to counts)."""
     return prior is not None and prior.cards_left(0) is not None
+
+
+def _not_found_twice(faint: Detections) -> Detections:
+    """``faint`` less the second boxes of cards found twice from their own corner
+    (``data["found_twice"]``): beside a play they cast no doubt on its count. On 70 rendered
+    rounds, 352 of the 1076 held plays were held for them alone, and every one was right.
+    The zone is still read closer for them, and a card every view counts is taken in (a fan's
+    strip missed, its neighbour found twice)."""
+    twice = faint.data.get("found_twice")
+    return faint if twice is None else faint[~twice]
 
 
 def _taking_in_cost(cards: Detections) -> float:

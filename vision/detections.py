@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from vision.classes import CLASS_NAMES
 
 __all__ = ["Detections", "box_area", "box_inside", "box_intersection", "box_iou",
-           "second_readings", "shared_corners"]
+           "found_twice", "second_readings", "shared_corners"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -212,3 +212,25 @@ def second_readings(found: Detections, *, inside: float, below: float, corner: f
         second[i] = bool((nested[i, surer] & ~second[surer]).any())
     return second
 
+
+def found_twice(found: Detections, second: NDArray[np.bool_], *, corner: float
+                ) -> NDArray[np.bool_]:
+    """Which of the second readings ``second`` (:func:`second_readings`) share a corner with a
+    surer box of their class that is no second reading (:func:`shared_corners` with tolerance
+    ``corner``; 0: none): a card found twice from its own index corner, which the next card of
+    a fan never shares. A second reading nested in a surer box without sharing its corner may
+    be that card's neighbour.
+
+    >>> boxes = np.array([[0, 0, 40, 60], [0, 0, 20, 60], [5, 5, 35, 50]], np.float32)
+    >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.3], np.float32),
+    ...                    class_id=np.array([7, 7, 7]))
+    >>> second = second_readings(found, inside=0.7, below=0.4, corner=0.05)
+    >>> second.tolist(), found_twice(found, second, corner=0.05).tolist()
+    ([False, True, True], [False, True, False])
+    """
+    if not len(found) or corner <= 0:
+        return np.zeros(len(found), bool)
+    twins = (shared_corners(found.xyxy, found.xyxy, tolerance=corner)
+             & (found.class_id[:, None] == found.class_id[None, :])
+             & (found.confidence[None, :] > found.confidence[:, None]) & ~second[None, :])
+    return np.asarray(second & twins.any(axis=1))

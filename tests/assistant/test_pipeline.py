@@ -125,6 +125,9 @@ def test_an_unsure_second_reading_of_a_card_does_not_count(per_zone):
     events = []
     Pipeline(frames, LAYOUT, reading_twice, per_zone=per_zone).run(events.append)
     assert [(e["seat"], e["cards"]) for e in events] == [(3, "K")]
+    # Sharing the card's corner, the half casts no doubt on the play (whole frames judge no
+    # corners: there it is a faint card beside the play).
+    assert events[0].get("reason") == (None if per_zone else "faint K (conf 0.300) beside it")
     # The half starts at the card's corner (in the upright crop: shared corners mean nothing
     # in a whole frame, where a turned play's boxes share corners) and lies inside the card.
     for options, cards in (({"nested_below": 0}, "K" if per_zone else "KK"),

@@ -330,6 +330,25 @@ def test_a_zone_is_read_closer_only_for_a_faint_card_the_play_may_lack(zones, se
     assert plays(events) == [(3, "55")] and closer.asked == [], why
 
 
+@pytest.mark.parametrize(("views", "committed", "reason"), [
+    ((), "5", None),
+    ((fan("55", 600, 120), fan("55", 600, 121)), "55",
+     ("unsure card (conf 0.14); took in faint 5 (conf 0.140), counted when its zone was read "
+      "closer")),
+], ids=["no-view-counts-it", "every-view-counts-it"])
+def test_a_cards_second_box_from_its_own_corner_does_not_hold_the_play(zones, views, committed,
+                                                                         reason):
+    # The sure five found again, faintly, from its own corner: no doubt on the count. Its zone
+    # is still read closer, which may count a card the detector missed beside it.
+    seen = cards(("5", 600, 120, 0.14), ("5", 614, 120, 0.84)).with_data(
+        found_twice=np.array([True, False]))
+    closer = CloserLook(*views)
+    events = hold(PlaySegmenter(zones, window=0.5, prior=FakePrior()), seen, 0.0, 1.0,
+                  closer=closer)
+    assert plays(events) == [(3, committed)] and closer.asked == [3]
+    assert events[0]["review"] is (reason is not None) and events[0].get("reason") == reason
+
+
 @pytest.mark.parametrize(("faint", "prior", "why"), [
     (("Q", 600, 120, 0.14), FakePrior(), "of another rank"),
     (("5", 614, 300, 0.14), FakePrior(), "far from the play"),
