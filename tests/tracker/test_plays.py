@@ -754,6 +754,23 @@ def test_an_answer_is_mended_itself_when_that_is_cheaper_than_changing_the_lead(
     assert "set aside unsure 6 (conf 0.300)" in events[0]["reason"]
 
 
+@pytest.mark.parametrize(("found_twice", "lead", "answer"), [(True, "88", "TT"),
+                                                            (False, "888", "TTT")])
+def test_a_cards_second_box_is_dearer_to_take_in_than_an_unsure_card_to_set_aside(
+        zones, found_twice, lead, answer):
+    # 88 led, a faint 8 beside it; TT answers, read TTT with one T unsure. Either the faint 8
+    # joins the lead or the unsure T leaves the answer. A faint 8 sharing the corner of a sure
+    # 8 is that card's second box: the answer is mended. Any other faint 8 may be a card.
+    segmenter, match = refereed(zones)
+    lead_seen = [*fan("88", 600, 560), ("8", 601, 561, 0.22)]
+    answer_seen = [*fan("TT", 860, 480), ("T", 888, 480, 0.38)]
+    for start, seen in ((0.0, lead_seen), (1.0, lead_seen + answer_seen)):
+        second = np.arange(len(seen)) == 2      # the faint 8: a second reading of a sure one
+        follow(segmenter, match, cards(*seen).with_data(
+            second_reading=second, found_twice=second & found_twice), start)
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+
+
 def test_a_second_answer_corrects_the_lead_and_undoes_the_first_answers_mending(zones):
     segmenter, match = refereed(zones)
     lead = [*fan("88", 600, 560), ("8", 628, 560, 0.19)]        # the 3rd eight read faintly
