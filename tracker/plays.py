@@ -1125,17 +1125,21 @@ def _not_found_twice(faint: Detections) -> Detections:
     rounds, 352 of the 1076 held plays were held for them alone, and every one was right.
     The zone is still read closer for them, and a card every view counts is taken in (a fan's
     strip missed, its neighbour found twice)."""
-    twice = faint.data.get("found_twice")
-    return faint if twice is None else faint[~twice]
+    return faint[~_found_twice(faint)]
+
+
+def _found_twice(cards: Detections) -> NDArray[np.bool_]:
+    """Which of ``cards`` are a card's second box (``data["found_twice"]``; none unmarked)."""
+    twice = cards.data.get("found_twice")
+    return np.zeros(len(cards), bool) if twice is None else np.asarray(twice, bool)
 
 
 def _taking_in_cost(cards: Detections) -> float:
     """What taking ``cards`` into a play costs: one per card, more the less sure they are
     cards at all, and :data:`_FOUND_TWICE_WEIGHT` more for each that is a card's second box
     (``data["found_twice"]``)."""
-    twice = cards.data.get("found_twice")
-    found_twice = 0 if twice is None else int(np.count_nonzero(twice))
-    return len(cards) + 1 - float(cards.confidence.mean()) + _FOUND_TWICE_WEIGHT * found_twice
+    return (len(cards) + 1 - float(cards.confidence.mean())
+            + _FOUND_TWICE_WEIGHT * int(np.count_nonzero(_found_twice(cards))))
 
 
 def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
