@@ -25,8 +25,10 @@ set aside its unsure cards (a second box on one card, a stray reading) if what i
 play they take, or take in faint cards the detector found beside it (read too faintly to
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
 take, or else read one unsure card as a faint card of another rank found on it, or as the rank
-the classifier found next likeliest (or take one faint card in as that); that play is still
-held for review. They never invent a card, nor give one a rank vision did not see.
+the classifier found next likeliest (or take one faint card in as that), or, last, read a play
+of mixed ranks all as the rank of its surest card (a tight fan's strips misread); that play is
+still held for review. They never invent a card, nor give one a rank vision did not see in its
+play.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
 a seat's count links its plays across tricks. When the rules refuse a play as read, and one
@@ -121,6 +123,9 @@ _SET_ASIDE_WEIGHT = 2.5
 often a card than a faint one at 0.16 beside a play the rules want completed (41 rendered
 games: set aside at 0.35–0.47 wrong twice against taking such a faint card in; at 1.0 those two
 were chosen, at 2.5 neither, and no other game's figures changed)."""
+
+_TWO = CLASS_NAMES.index("2")
+"""Class ids below it are the natural ranks, 3 to A (a play holds one, and twos and jokers)."""
 
 _FOUND_TWICE_WEIGHT = 0.5
 """What more a card's second box from its own corner (``data["found_twice"]``) costs to take
@@ -833,7 +838,8 @@ class PlaySegmenter:
         of another rank lying on it (:meth:`_found_on`); one such card read as the rank the
         classifier found next likeliest (``data["runner_up"]``, scored at least
         ``second_choice_conf``), surest such reading first; one faint card taken in as its
-        second choice (a fan's strip misread, scored at least ``faint_conf``); at most ``most``
+        second choice (a fan's strip misread, scored at least ``faint_conf``); a play of mixed
+        ranks read all as the rank of its surest card (:func:`_of_one_rank`); at most ``most``
         cards changed. The rules never add or change a card beyond these."""
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
                   if cards.confidence[i] < below]
@@ -855,10 +861,19 @@ class PlaySegmenter:
                            taken=other, change=(f"read unsure {_described(card)} as faint "
                                                 f"{_described(other)} found on it"),
                            cost=1 + max(0.0, float(card.confidence[0] - other.confidence[0])))
-        if not self.second_choice:
-            return
+        if self.second_choice:
+            yield from self._second_choice_readings(cards, nearby, below=below, most=most)
+        one_rank = _of_one_rank(cards, most=most)
+        if one_rank is not None:
+            yield one_rank
+
+    def _second_choice_readings(self, cards: Detections, nearby: Detections, *, below: float,
+                                most: int) -> Iterator[_Reading]:
+        """One card read below ``below`` read as its second choice, then (with ``most`` and
+        ``max_take_in`` at least 1) one faint card taken in as its second choice (see
+        :meth:`_readings`)."""
         for i in self._second_choices(cards, below=below, scored=self.second_choice_conf):
-            yield _Reading(_as_second_choice(cards, i),
+            yield _Reading(_read_as(cards, [i], int(cards.data["runner_up"][i])),
                            change=(f"read unsure {_described(cards[i])} as "
                                    f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
                                    f"(conf {cards.data['runner_up_confidence'][i]:.3f})"),
@@ -867,7 +882,7 @@ class PlaySegmenter:
         if most < 1 or self.max_take_in < 1:
             return
         for i in self._second_choices(nearby, scored=self.faint_conf):
-            taken = _as_second_choice(nearby, i)[i]
+            taken = _read_as(nearby, [i], int(nearby.data["runner_up"][i]))[i]
             # Two changes: taking the faint card in (1 + 1 - its score as taken) and reading
             # it as its second choice (1 + how much surer the first choice was).
             yield _Reading(Detections.merge([cards, taken]), taken=taken,
@@ -1149,16 +1164,45 @@ def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
                     cost=_taking_in_cost(cards))
 
 
-def _as_second_choice(cards: Detections, i: int) -> Detections:
-    """``cards`` with card ``i`` read as its second choice; its first reading becomes its
-    second (the card's two readings swap)."""
+def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: int
+             ) -> Detections:
+    """``cards`` with the cards ``which`` read as ``rank``, scored as the classifier scored
+    it (their second choice, ``data["runner_up"]``, or else 0); their first reading becomes
+    their second."""
     class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
-    second, second_confidence = (cards.data["runner_up"].copy(),
-                                 cards.data["runner_up_confidence"].copy())
-    class_id[i], second[i] = second[i], class_id[i]
-    confidence[i], second_confidence[i] = second_confidence[i], confidence[i]
+    runner_up, runner_up_confidence = (cards.data.get("runner_up"),
+                                       cards.data.get("runner_up_confidence"))
+    if runner_up is None or runner_up_confidence is None:
+        second, second_confidence = class_id.copy(), np.zeros_like(confidence)
+    else:
+        second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
+    for i in which:
+        score = second_confidence[i] if second[i] == rank else 0.0
+        second[i], second_confidence[i] = class_id[i], confidence[i]
+        class_id[i], confidence[i] = rank, score
     return replace(cards, confidence=confidence, class_id=class_id).with_data(
         runner_up=second, runner_up_confidence=second_confidence)
+
+
+def _of_one_rank(cards: Detections, *, most: int) -> _Reading | None:
+    """A play of mixed natural ranks (3 to A) read all as the rank of its surest natural
+    card, when at most ``most`` cards change (else ``None``).
+
+    A play is of one natural rank. Laid as a tight fan, its top card shows whole and is
+    read surely, the others only as strips, which some deck styles make look alike (a 6's
+    strip read as an 8, even at 0.64). Tried last: the rules refuse the play as read, and
+    no card set aside or read as its second choice made one they take."""
+    natural = np.flatnonzero(cards.class_id < _TWO)
+    if not len(natural):
+        return None
+    rank = int(cards.class_id[natural[np.argmax(cards.confidence[natural])]])
+    others = natural[cards.class_id[natural] != rank]
+    if not 0 < len(others) <= most:
+        return None
+    read = _read_as(cards, others, rank)
+    return _Reading(read, change=(f"read {_described(cards[others])} as {CLASS_NAMES[rank]}, the "
+                                  f"rank of its surest card"),
+                    cost=float(np.sum(1 + cards.confidence[others] - read.confidence[others])))
 
 
 @dataclass(slots=True)

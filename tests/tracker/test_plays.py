@@ -441,12 +441,39 @@ def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
 ])
 def test_no_card_is_read_again_unless_unsure_and_its_second_choice_makes_the_play(
         zones, king, runner_up, options, why):
-    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, "AA")}), **options)
-    seen = second_choices(cards(("A", 600, 120, 0.9), ("K", 614, 120, king)),
-                          ["K", runner_up[0]], [0.05, runner_up[1]])
+    # A lone king the rules refuse, where an ace would do.
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, "A")}), **options)
+    seen = second_choices(cards(("K", 614, 120, king)), [runner_up[0]], [runner_up[1]])
     events = hold(segmenter, seen, 0.0, 1.0)
-    assert plays(events) == [(3, "AK")], why
+    assert plays(events) == [(3, "K")], why
     assert events[0]["reason"].endswith("rules: no")
+
+
+@pytest.mark.parametrize(("read", "runner_up", "taken", "played", "conf"), [
+    ([("6", 0.88), ("8", 0.31), ("8", 0.3)], ["8", "6", "9"], {"666"}, "666", 0.0),
+    ([("6", 0.88), ("8", 0.31), ("8", 0.3)], ["8", "6", "6"], {"666"}, "666", 0.1),
+    ([("8", 0.64), ("6", 0.87), ("6", 0.72), ("6", 0.39)], ["6", "8", "8", "8"], {"6666"},
+     "6666", 0.1),
+    ([("6", 0.88), ("8", 0.31), ("8", 0.3)], ["8", "6", "9"], {"888"}, "886", 0.3),
+    ([("A", 0.88), ("8", 0.31)], ["K", "6"], {"AA"}, "AA", 0.0),
+])
+def test_a_play_of_mixed_ranks_is_read_as_its_surest_cards_rank(zones, read, runner_up, taken,
+                                                                  played, conf):
+    # A tight fan's strips read as another rank (a 6's strip as an 8, even at 0.64), its top
+    # card read surely: no card set aside or read as its second choice makes a play the rules
+    # take, but the play read all of its surest card's rank does. Each card read so is scored
+    # as the classifier scored that rank (its second choice at 0.1, else 0).
+    seen = second_choices(cards(*[(rank, 600 + 14 * i, 120, score)
+                                  for i, (rank, score) in enumerate(read)]),
+                          runner_up, [0.1] * len(read))
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(only={(3, p) for p in taken}))
+    events = hold(segmenter, seen, 0.0, 1.0)
+    assert plays(events) == [(3, played)]
+    assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(conf)
+    if played in taken:
+        assert events[0]["reason"].endswith("the rank of its surest card")
+    else:
+        assert events[0]["reason"].endswith("rules: no")
 
 
 # -- the trick as evidence: corrections of earlier plays -------------------------------------
