@@ -77,7 +77,8 @@ shares a corner with an upright box of its rank, or overlaps any upright box at 
 CLOSER_SCALES = (1.3, 1.4)
 """Default scales at which a zone is read again when a play is committed with faint cards of
 its ranks beside it (:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card every
-view counts is taken in."""
+view counts is taken in; and the zone of the play a refused play answers, when nothing else
+explains the refusal."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
@@ -258,8 +259,9 @@ class Pipeline:
             runs.
         closer_scales: with ``per_zone``, when a play is committed with faint cards of its
             ranks beside it, its zone is read again enlarged by each of these factors (upright,
-            one detector run each); faint cards every such view counts are taken into the play
-            (``()``: never).
+            one detector run each); faint cards every such view counts are taken into the play.
+            So is the zone of the play a refused play answers, when nothing else explains the
+            refusal: a card a view reads as another rank may correct that play (``()``: never).
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 

@@ -43,9 +43,12 @@ three jacks read with a fourth at 0.52 is mended by answers of three cards). A r
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
 a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
 the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
-the seat's earlier plays. New cards in the zone of a seat that played in the trick, seen in
-one picture with the next play, may be the last cards of the seat's play, laid late: that play
-is corrected to take them when the rules then take the next play. When the stream ends, the
+the seat's earlier plays. When nothing else explains a refused play, the play it answers,
+whose cards lie there still, is read again from closer views of its zone: a card read there as
+another rank may correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New
+cards in the zone of a seat that played in the trick, seen in one picture with the next play,
+may be the last cards of the seat's play, laid late: that play is corrected to take them when
+the rules then take the next play. When the stream ends, the
 round filmed should be over: a play of the round read with one card changed that ends it is
 corrected then (a lead read a card short, its seat left holding a card it never had); a live
 table's stream does not end, so the same is done once the table has seen no play for a minute
@@ -436,7 +439,9 @@ class PlaySegmenter:
                 is committed with faint cards of its ranks beside it that the rules would take
                 as well as not): a faint card that every closer view counts as a card, more
                 than the frame's detections count of its rank in the zone, is taken into
-                the play (the views are read until one counts no more).
+                the play (the views are read until one counts no more). Asked too for the
+                zone of the play a refused play answers, when nothing else explains the
+                refusal (the views are read until one does).
 
         Returns:
             The events committed by this frame, in order (usually none).
@@ -567,7 +572,7 @@ class PlaySegmenter:
                                                   together=len(plays) > 1, faint=faint,
                                                   first=i == 0, later=later,
                                                   counted_closer=counted_closer,
-                                                  stale=self._stale_round
+                                                  closer=closer, stale=self._stale_round
                                                   if opening is not None and i == 0 else None)
                 events += made
                 taken = Detections.merge([taken, taken_in])
@@ -718,6 +723,7 @@ class PlaySegmenter:
                     together: bool, faint: Detections, first: bool,
                     later: dict[int, Detections],
                     counted_closer: Callable[[int, Detections], Detections] | None = None,
+                    closer: CloserLook | None = None,
                     stale: int | None = None) -> tuple[list[Event], Detections]:
         """The events of one play judged by ``prior`` (a ``round`` it opens, or corrections
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
@@ -725,8 +731,10 @@ class PlaySegmenter:
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
         tell what follows the picture's events would open one for each play. Faint cards of
         its ranks beside a play the rules take, that they would take as well with them, are
-        taken in when ``counted_closer(seat, those cards)`` counts them. A play that opens a
-        new deal while the rules hold open round ``stale`` is held for review."""
+        taken in when ``counted_closer(seat, those cards)`` counts them. When the rules refuse
+        the play and nothing else explains it, the play it answers is read again from
+        ``closer`` views (:meth:`_answered_read_closer`). A play that opens a new deal while the
+        rules hold open round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -758,6 +766,8 @@ class PlaySegmenter:
                 p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
                 or self._earlier_revision(prior, seat, cards.class_id,
                                           than=repair.cost if repair else np.inf))
+            if not revision and repair is None and closer is not None:
+                revision = self._answered_read_closer(prior, seat, text, closer)
             if revision:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
@@ -938,12 +948,67 @@ class PlaySegmenter:
         last_of_seat = {p.seat: p for p in tricks[-1].plays}
         candidates += [(_laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
                        for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
+        return self._recent_revised(prior, seat, cards, candidates, than=than)
+
+    def _recent_revised(self, prior: Prior, seat: int, cards: str,
+                        candidates: list[tuple[_Reading, int, _TrickPlay]], *, than: float
+                        ) -> list[tuple[_TrickPlay, _Reading]]:
+        """Of the candidate readings of recent plays, costing less than ``than``, the
+        cheapest after which the rules take every recent play (the others as read) and
+        ``cards`` from ``seat``: each recent play with its reading then (none if there is no
+        such reading)."""
+        tricks = self._tricks[-2:]
         found = self._cheapest_taken(prior, tricks, _Replay(tricks, as_read=True), candidates,
                                      (seat, cards), than=than)
         if found is None:
             return []
         return [(play, found[1] if play is found[0] else _Reading(play.read))
                 for play in self._recent]
+
+    def _answered_read_closer(self, prior: Prior, seat: int, cards: str, closer: CloserLook
+                              ) -> list[tuple[_TrickPlay, _Reading]]:
+        """The play that ``cards`` from ``seat`` answers (the trick's last), read again from
+        closer views of its zone, each view in turn (:meth:`_read_closer`): the first view's
+        cheapest reading after which the rules take every recent play and the new one (see
+        :meth:`_recent_revised`), or none.
+
+        A card read surely as another rank leaves no other reading to weigh, and the rules
+        refuse only the play after it (an 8 led, read as a 9 at 0.77 with a ten its second
+        choice, then answered by a 9, the seventeenth of the round). Its cards lie there still,
+        and enlarged they are most often read otherwise (the 8 at 1.3 times, 0.39)."""
+        tricks = self._tricks[-2:]
+        if (not tricks or tricks[0].checkpoint is None or not tricks[-1].plays
+                or tricks[-1].gathered):   # its cards are swept away
+            return []
+        answered = tricks[-1].plays[-1]
+        if answered.seat == seat:
+            return []
+        for view in closer(answered.seat):
+            revision = self._recent_revised(
+                prior, seat, cards, [(r, 0, answered) for r in self._read_closer(answered, view)],
+                than=np.inf)
+            if revision:
+                return revision
+        return []
+
+    def _read_closer(self, play: _TrickPlay, view: Detections) -> list[_Reading]:
+        """``play`` as read with one card read as ``view`` reads it: a box of another rank that
+        counts, lying on the card (IoU at least ``memory_iou``), scored as the view scored it."""
+        cards = play.read
+        seen = view[self.counts(view) & (view.class_id != BACK_CLASS_ID)]
+        if not len(cards) or not len(seen):
+            return []
+        on = ((box_iou(cards.xyxy, seen.xyxy) >= self.memory_iou)
+              & (cards.class_id[:, None] != seen.class_id[None, :]))
+        readings = []
+        for i, j in np.argwhere(on):
+            rank, score = int(seen.class_id[j]), float(seen.confidence[j])
+            readings.append(_Reading(
+                _read_as(cards, [int(i)], rank, score=score),
+                change=(f"read {_described(cards[np.array([i])])} as {CLASS_NAMES[rank]} "
+                        f"(conf {score:.3f}), as its zone read closer does"),
+                cost=1 + float(cards.confidence[i]) - score))
+        return readings
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                           than: float) -> list[tuple[_TrickPlay, _Reading]]:
@@ -1164,11 +1229,11 @@ def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
                     cost=_taking_in_cost(cards))
 
 
-def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: int
-             ) -> Detections:
-    """``cards`` with the cards ``which`` read as ``rank``, scored as the classifier scored
-    it (their second choice, ``data["runner_up"]``, or else 0); their first reading becomes
-    their second."""
+def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: int, *,
+             score: float | None = None) -> Detections:
+    """``cards`` with the cards ``which`` read as ``rank``, scored ``score`` (by default as
+    the classifier scored it: their second choice, ``data["runner_up"]``, or else 0); their
+    first reading becomes their second."""
     class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
     runner_up, runner_up_confidence = (cards.data.get("runner_up"),
                                        cards.data.get("runner_up_confidence"))
@@ -1177,9 +1242,10 @@ def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: i
     else:
         second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
     for i in which:
-        score = second_confidence[i] if second[i] == rank else 0.0
+        scored = (score if score is not None
+                  else second_confidence[i] if second[i] == rank else 0.0)
         second[i], second_confidence[i] = class_id[i], confidence[i]
-        class_id[i], confidence[i] = rank, score
+        class_id[i], confidence[i] = rank, scored
     return replace(cards, confidence=confidence, class_id=class_id).with_data(
         runner_up=second, runner_up_confidence=second_confidence)
 

@@ -526,6 +526,37 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
 
 
+@pytest.mark.parametrize(("views", "lead", "reason"), [
+    ((fan("8", 600, 560),), "8", "read 9 (conf 0.770) as 8 (conf 0.900), as its zone read closer "
+                                 "does"),
+    ((fan("9", 600, 560), [("8", 600, 560, 0.39)]), "8",
+     "read 9 (conf 0.770) as 8 (conf 0.390), as its zone read closer does"),
+    ((fan("9", 600, 560), fan("9", 600, 560)), "9", None),
+    ((fan("8", 700, 560),), "9", None),
+], ids=["the-first-view", "the-second-view", "no-view-reads-it-otherwise", "not-on-the-card"])
+def test_a_refused_answer_has_the_play_it_answers_read_closer(zones, views, lead, reason):
+    # An 8 led, read surely as a 9 (0.77, a ten its second choice): nothing to weigh until the
+    # answer, a 9 the rules refuse; the lead's zone read closer tells what it is.
+    segmenter, match = refereed(zones)
+    led = second_choices(cards(("9", 600, 560, 0.77)), ["T"], [0.07])
+    assert plays(follow(segmenter, match, led, 0.0)) == [(0, "9")]
+    closer = CloserLook(*views)
+    events = hold(segmenter, Detections.merge([led, second_choices(cards(("9", 860, 480)), ["8"],
+                                                                   [0.01])]), 1.0, 1.0,
+                  closer=closer)
+    assert closer.asked == [0] and closer.read == len(views)   # until one view tells
+    if reason is None:
+        assert plays(events) == [(1, "9")]
+        assert events[0]["reason"] == "rules: 9 does not beat 9"
+        return
+    correction, answer = events
+    assert correction["fixes"] == 1 and (correction["seat"], correction["cards"]) == (0, lead)
+    assert correction["reason"] == f"revised when seat 1 played 9: {reason}"
+    assert (answer["seat"], answer["cards"], answer["review"]) == (1, "9", True)
+    assert answer["reason"] == ("rules: 9 does not beat 9; taken with seat 0's play 1 corrected "
+                                "to 8")
+
+
 @pytest.mark.parametrize(("fourth", "lead"), [(0.55, "555"), (0.7, "5555")])
 def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones, fourth, lead):
     # A fourth five read at 0.55 does not hold the lead (review_conf 0.4), yet three cards
