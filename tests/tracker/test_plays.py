@@ -527,8 +527,8 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
 
 
 @pytest.mark.parametrize(("views", "lead", "reason"), [
-    ((fan("8", 600, 560),), "8", "read 9 (conf 0.770) as 8 (conf 0.900), as its zone read closer "
-                                 "does"),
+    ((fan("8", 600, 560),), "8",
+     "read 9 (conf 0.770) as 8 (conf 0.900), as its zone read closer does"),
     ((fan("9", 600, 560), [("8", 600, 560, 0.39)]), "8",
      "read 9 (conf 0.770) as 8 (conf 0.390), as its zone read closer does"),
     ((fan("9", 600, 560), fan("9", 600, 560)), "9", None),
