@@ -36,33 +36,33 @@ earlier play of this trick or the one before, read in one of those other ways (t
 read), makes all of them plays the rules take, more cheaply than mending the new play, the
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
-each answer losing a card). The plays after a play are firmer evidence about it than the
-rules alone are about the play they refuse, so an earlier play's cards read below
-``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
-three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
-rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
-a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
-the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
-the seat's earlier plays. When nothing else explains a refused play, the play it answers,
-whose cards lie there still, is read again from closer views of its zone: a card read there as
-another rank may correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New
-cards in the zone of a seat that played in the trick, seen in one picture with the next play,
-may be the last cards of the seat's play, laid late: that play is corrected to take them when
-the rules then take the next play. When the stream ends, the
-round filmed should be over: a play of the round read with one card changed that ends it is
-corrected then (a lead read a card short, its seat left holding a card it never had); a live
-table's stream does not end, so the same is done once the table has seen no play for a minute
-(``round_gap``: the next deal is being made). When no such reading ends the round and the rules
-refuse the first play after that minute as read, on a table cleared of the trick's cards, the
-table has dealt anew while the rules still hold the old round: that play opens a new round
-(a ``round`` event the rules refuse until the old round is corrected; the play is held for
-review), and the new deal is judged by rules of its own instead of being bent to a round the
-table has left, so that correcting the old round is all it takes to set the game right. A play
-sooner than ``round_gap`` after the last one, when the rules saw that one end the round, is of
-that round (no table deals in seconds): the cheapest reading of one of its plays, one card
-changed, after which the rules take every play and the new one is corrected (a play read with
-a card too many let a seat go out early). Corrections are held for review too, and so is the
-play that called for them: the rules took it only on that guess about another play.
+each answer losing a card). The plays after a play are firmer evidence about it than the rules
+alone are about the play they refuse, so an earlier play's cards read below ``mend_conf``, a
+little surer than unsure, may be set aside or read again as well (a lead of three jacks read
+with a fourth at 0.52 is mended by answers of three cards). A round deals each rank a fixed
+number of times, so a play refused for a rank the deck has no more of may correct a play of any
+earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth
+2 is laid), and a play of more cards than its seat has left may correct one of the seat's
+earlier plays. When nothing else explains a refused play, the play it answers, whose cards lie
+there still, is read again from closer views of its zone: a card read there as another rank may
+correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New cards in the zone of
+a seat that played in the trick, seen in one picture with the next play, may be the last cards
+of the seat's play, laid late: that play is corrected to take them when the rules then take the
+next play. When the stream ends, the round filmed should be over: a play of the round read with
+one card changed that ends it is corrected then (a lead read a card short, its seat left
+holding a card it never had); a live table's stream does not end, so the same is done once the
+table has seen no play for a minute (``round_gap``: the next deal is being made). When no such
+reading ends the round and the rules refuse the first play after that minute as read, on a
+table cleared of the trick's cards, the table has dealt anew while the rules still hold the old
+round: that play opens a new round (a ``round`` event the rules refuse until the old round is
+corrected; the play is held for review), and the new deal is judged by rules of its own instead
+of being bent to a round the table has left, so that correcting the old round is all it takes
+to set the game right. A play sooner than ``round_gap`` after the last one, when the rules saw
+that one end the round, is of that round (no table deals in seconds): the cheapest reading of
+one of its plays, one card changed, after which the rules take every play and the new one is
+corrected (a play read with a card too many let a seat go out early). Corrections are held for
+review too, and so is the play that called for them: the rules took it only on that guess about
+another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
