@@ -903,9 +903,10 @@ class PlaySegmenter:
 
     def _found_on(self, cards: Detections, nearby: Detections, *, below: float
                   ) -> list[tuple[int, int]]:
-        """Pairs ``(i, j)``: card ``i``, read below ``below``, and faint card ``j`` of another
-        rank lying on it (IoU at least ``memory_iou``): one card read two ways, most often by
-        the two views of a zone. Surest faint reading first."""
+        """Pairs ``(i, j)``: card ``i``, read below ``below``, and box ``j`` of ``nearby`` (a
+        faint card, or a closer view's box) of another rank lying on it (IoU at least
+        ``memory_iou``): one card read two ways, most often by two views of a zone. Surest
+        ``j`` first."""
         if not len(cards) or not len(nearby):
             return []
         on = ((box_iou(cards.xyxy, nearby.xyxy) >= self.memory_iou)
@@ -993,18 +994,14 @@ class PlaySegmenter:
 
     def _read_closer(self, play: _TrickPlay, view: Detections) -> list[_Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
-        counts, lying on the card (IoU at least ``memory_iou``), scored as the view scored it."""
+        counts, lying on the card (:meth:`_found_on`), scored as the view scored it."""
         cards = play.read
         seen = view[self.counts(view) & (view.class_id != BACK_CLASS_ID)]
-        if not len(cards) or not len(seen):
-            return []
-        on = ((box_iou(cards.xyxy, seen.xyxy) >= self.memory_iou)
-              & (cards.class_id[:, None] != seen.class_id[None, :]))
         readings = []
-        for i, j in np.argwhere(on):
+        for i, j in self._found_on(cards, seen, below=np.inf):
             rank, score = int(seen.class_id[j]), float(seen.confidence[j])
             readings.append(_Reading(
-                _read_as(cards, [int(i)], rank, score=score),
+                _read_as(cards, [i], rank, score=score),
                 change=(f"read {_described(cards[np.array([i])])} as {CLASS_NAMES[rank]} "
                         f"(conf {score:.3f}), as its zone read closer does"),
                 cost=1 + float(cards.confidence[i]) - score))
@@ -1233,14 +1230,15 @@ def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: i
              score: float | None = None) -> Detections:
     """``cards`` with the cards ``which`` read as ``rank``, scored ``score`` (by default as
     the classifier scored it: their second choice, ``data["runner_up"]``, or else 0); their
-    first reading becomes their second."""
+    first reading becomes their second, where the cards carry second choices."""
     class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
     runner_up, runner_up_confidence = (cards.data.get("runner_up"),
                                        cards.data.get("runner_up_confidence"))
     if runner_up is None or runner_up_confidence is None:
-        second, second_confidence = class_id.copy(), np.zeros_like(confidence)
-    else:
-        second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
+        class_id[which] = rank
+        confidence[which] = 0.0 if score is None else score
+        return replace(cards, confidence=confidence, class_id=class_id)
+    second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
     for i in which:
         scored = (score if score is not None
                   else second_confidence[i] if second[i] == rank else 0.0)
