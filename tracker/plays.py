@@ -81,7 +81,6 @@ another play.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -558,8 +557,6 @@ class PlaySegmenter:
                 self._tricks = []
                 self._feed_deal(events[-1:])
             prior = self._rules()
-            counted_closer = (None if closer is None
-                              else functools.partial(self._counted_closer, closer, current))
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
@@ -570,8 +567,7 @@ class PlaySegmenter:
                          if len(rest := self._not_taken(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
-                                                  first=i == 0, later=later,
-                                                  counted_closer=counted_closer,
+                                                  first=i == 0, later=later, current=current,
                                                   closer=closer, stale=self._stale_round
                                                   if opening is not None and i == 0 else None)
                 events += made
@@ -721,20 +717,19 @@ class PlaySegmenter:
 
     def _play_event(self, seat: int, cards: Detections, t: float, *, prior: Prior | None,
                     together: bool, faint: Detections, first: bool,
-                    later: dict[int, Detections],
-                    counted_closer: Callable[[int, Detections], Detections] | None = None,
-                    closer: CloserLook | None = None,
-                    stale: int | None = None) -> tuple[list[Event], Detections]:
+                    later: dict[int, Detections], current: Detections,
+                    closer: CloserLook | None = None, stale: int | None = None) -> tuple[list[Event], Detections]:
         """The events of one play judged by ``prior`` (a ``round`` it opens, or corrections
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
         tell what follows the picture's events would open one for each play. Faint cards of
         its ranks beside a play the rules take, that they would take as well with them, are
-        taken in when ``counted_closer(seat, those cards)`` counts them. When the rules refuse
-        the play and nothing else explains it, the play it answers is read again from
-        ``closer`` views (:meth:`_answered_read_closer`). A play that opens a new deal while the
-        rules hold open round ``stale`` is held for review."""
+        taken in when the ``closer`` views of its zone count them (:meth:`_counted_closer`,
+        against the picture's ``current`` cards). When the rules refuse the play and nothing
+        else explains it, the play it answers is read again from ``closer`` views
+        (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold open
+        round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -779,7 +774,8 @@ class PlaySegmenter:
                 objection += f"; {repair.change}"
         cards = reading.cards
         alike = Detections.empty() if objection else self._faint_alike(prior, seat, cards, nearby)
-        counted = (counted_closer(seat, alike) if counted_closer is not None and len(alike)
+        counted = (self._counted_closer(closer, current, seat, alike)
+                   if closer is not None and len(alike)
                    else Detections.empty())
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
