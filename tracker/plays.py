@@ -17,7 +17,8 @@ stability window, then compares that stable picture with what it remembers of th
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
 sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
 faint card of its rank lies beside a play the rules would take with it as well as without: a
-lead missing a tight fan's strip looks legal), with ``reason``. Such a faint card is taken into
+lead missing a tight fan's strip looks legal; then an answer of the count it was read with is
+held too), with ``reason``. Such a faint card is taken into
 the play when the caller can read the zone again from closer views and each of them counts it
 (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely.
 The rules may pick between two seats of a border play, and when they refuse a play they may
@@ -296,8 +297,9 @@ class PlaySegmenter:
             (``data["second_reading"]`` true: most often one card found twice) from it up, are
             faint: they count only when the rules refuse a play without them and take it with
             them (the detector must report that low; below it detections are ignored). A
-            faint card of a play's rank beside it holds the play for review, unless it is a
-            card's second box from the card's own corner (``data["found_twice"]``).
+            faint card of a play's rank beside it holds the play for review, and an answer of
+            its count, unless it is a card's second box from the card's own corner
+            (``data["found_twice"]``).
         review_conf: a play whose least sure card is below this is held for review (51
             rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
             that nothing else held, was wrong; 2 of the 236 below 0.4 were).
@@ -790,11 +792,14 @@ class PlaySegmenter:
             reasons.append(f"unsure card (conf {conf})")
         if together:
             reasons.append("several plays landed at once")
+        doubtful = Detections.empty() if len(counted) else _not_found_twice(alike)
         if len(counted):
             reasons.append(f"took in faint {_described(counted)}, counted when its zone was "
                            f"read closer")
-        elif len(doubtful := _not_found_twice(alike)):
+        elif len(doubtful):
             reasons.append(f"faint {_described(doubtful)} beside it")
+        if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
+            reasons.append(f"answers seat {answered.seat}'s {len(cards)} cards, a count in doubt")
         if unended:
             reasons.append(f"the round was over: {_taken_with(unended)}")
         if objection:
@@ -812,8 +817,24 @@ class PlaySegmenter:
         events.append(self._numbered(event))
         if prior is not None:
             self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
-                                                  faint=nearby, reading=reading))
+                                                  faint=nearby, reading=reading,
+                                                  count_in_doubt=bool(len(doubtful))))
         return events, Detections.merge([reading.taken, revised_taken])
+
+    def _answered_in_doubt(self, seat: int, cards: Detections) -> _TrickPlay | None:
+        """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it
+        left its count in doubt and ``cards`` have that count: an answer's count is read
+        against the lead's, so a fan missing a strip goes unremarked after a lead missing one
+        (33333 read 3333 with a faint 3 beside it, then 77777 answering it read 7777 at 0.54:
+        on 90 rendered games, 135 answers held so, one of them wrong: none wrong is left unheld)."""
+        trick = self._tricks[-1] if self._tricks else None
+        if trick is None or not trick.plays or trick.gathered:
+            return None
+        answered = trick.plays[-1]
+        if (answered.seat == seat or not answered.count_in_doubt
+                or len(answered.reading.cards) != len(cards)):
+            return None
+        return answered
 
     @property
     def _recent(self) -> list[_TrickPlay]:
@@ -1183,6 +1204,8 @@ class _TrickPlay:
     """The faint cards lying with it then, surest first."""
     reading: _Reading
     """How it stands reported now."""
+    count_in_doubt: bool = False
+    """Whether a faint card of its ranks lay beside it, not taken in."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
 

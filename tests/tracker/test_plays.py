@@ -812,6 +812,25 @@ def test_an_answer_is_mended_itself_when_that_is_cheaper_than_changing_the_lead(
     assert "set aside unsure 6 (conf 0.300)" in events[0]["reason"]
 
 
+@pytest.mark.parametrize(("found_twice", "held"), [(False, True), (True, False)])
+def test_an_answer_to_a_lead_whose_count_is_in_doubt_is_held_for_review(zones, found_twice,
+                                                                         held):
+    # 3333 led with a faint 3 beside it; 7777 answers, read surely. The rules take both, but
+    # a fifth 7 missed as the fifth 3 was would go unremarked: the answer is held too, unless
+    # the faint 3 is a sure 3's second box from its own corner. The play after is not.
+    segmenter, match = refereed(zones)
+    lead = [*fan("3333", 600, 560), ("3", 656, 560, 0.2)]
+    answer, after = fan("7777", 860, 480), fan("8888", 860, 240)
+    seen = [lead, lead + answer, lead + answer + after]
+    events = [follow(segmenter, match, cards(*picture).with_data(
+        second_reading=(second := np.arange(len(picture)) == 4),
+        found_twice=second & found_twice), start) for start, picture in enumerate(seen)]
+    assert plays(events[1]) == [(1, "7777")] and events[1][0]["review"] is held
+    assert events[1][0].get("reason") == ("answers seat 0's 4 cards, a count in doubt" if held
+                                          else None)
+    assert plays(events[2]) == [(2, "8888")] and events[2][0]["review"] is False
+
+
 @pytest.mark.parametrize(("found_twice", "lead", "answer"), [(True, "88", "TT"),
                                                             (False, "888", "TTT")])
 def test_a_cards_second_box_is_dearer_to_take_in_than_an_unsure_card_to_set_aside(
