@@ -720,7 +720,8 @@ class PlaySegmenter:
     def _play_event(self, seat: int, cards: Detections, t: float, *, prior: Prior | None,
                     together: bool, faint: Detections, first: bool,
                     later: dict[int, Detections], current: Detections,
-                    closer: CloserLook | None = None, stale: int | None = None) -> tuple[list[Event], Detections]:
+                    closer: CloserLook | None = None, stale: int | None = None
+                    ) -> tuple[list[Event], Detections]:
         """The events of one play judged by ``prior`` (a ``round`` it opens, or corrections
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
@@ -827,14 +828,20 @@ class PlaySegmenter:
         against the lead's, so a fan missing a strip goes unremarked after a lead missing one
         (33333 read 3333 with a faint 3 beside it, then 77777 answering it read 7777 at 0.54:
         on 90 rendered games, 135 answers held so, one of them wrong: none wrong is left unheld)."""
+        answered = self._answered(seat)
+        if (answered is None or not answered.count_in_doubt
+                or len(answered.reading.cards) != len(cards)):
+            return None
+        return answered
+
+    def _answered(self, seat: int) -> _TrickPlay | None:
+        """The play a play from ``seat`` answers: the last of the trick in play, if another
+        seat made it and its cards lie there still (the trick is not gathered)."""
         trick = self._tricks[-1] if self._tricks else None
         if trick is None or not trick.plays or trick.gathered:
             return None
         answered = trick.plays[-1]
-        if (answered.seat == seat or not answered.count_in_doubt
-                or len(answered.reading.cards) != len(cards)):
-            return None
-        return answered
+        return None if answered.seat == seat else answered
 
     @property
     def _recent(self) -> list[_TrickPlay]:
@@ -994,12 +1001,8 @@ class PlaySegmenter:
         refuse only the play after it (an 8 led, read as a 9 at 0.77 with a ten its second
         choice, then answered by a 9, the seventeenth of the round). Its cards lie there still,
         and enlarged they are most often read otherwise (the 8 at 1.3 times, 0.39)."""
-        tricks = self._tricks[-2:]
-        if (not tricks or tricks[0].checkpoint is None or not tricks[-1].plays
-                or tricks[-1].gathered):   # its cards are swept away
-            return []
-        answered = tricks[-1].plays[-1]
-        if answered.seat == seat:
+        answered = self._answered(seat)
+        if answered is None or self._tricks[-2:][0].checkpoint is None:
             return []
         for view in closer(answered.seat):
             revision = self._recent_revised(
