@@ -812,6 +812,13 @@ def test_an_answer_is_mended_itself_when_that_is_cheaper_than_changing_the_lead(
     assert "set aside unsure 6 (conf 0.300)" in events[0]["reason"]
 
 
+def with_second_box(picture, at, *, found_twice):
+    """The cards of ``picture``, card ``at`` a second reading of another (found twice from
+    its own corner or not: ``data["found_twice"]``)."""
+    second = np.arange(len(picture)) == at
+    return cards(*picture).with_data(second_reading=second, found_twice=second & found_twice)
+
+
 @pytest.mark.parametrize(("found_twice", "held"), [(False, True), (True, False)])
 def test_an_answer_to_a_lead_whose_count_is_in_doubt_is_held_for_review(zones, found_twice,
                                                                          held):
@@ -822,9 +829,8 @@ def test_an_answer_to_a_lead_whose_count_is_in_doubt_is_held_for_review(zones, f
     lead = [*fan("3333", 600, 560), ("3", 656, 560, 0.2)]
     answer, after = fan("7777", 860, 480), fan("8888", 860, 240)
     seen = [lead, lead + answer, lead + answer + after]
-    events = [follow(segmenter, match, cards(*picture).with_data(
-        second_reading=(second := np.arange(len(picture)) == 4),
-        found_twice=second & found_twice), start) for start, picture in enumerate(seen)]
+    events = [follow(segmenter, match, with_second_box(picture, 4, found_twice=found_twice),
+                     start) for start, picture in enumerate(seen)]
     assert plays(events[1]) == [(1, "7777")] and events[1][0]["review"] is held
     assert events[1][0].get("reason") == ("answers seat 0's 4 cards, a count in doubt" if held
                                           else None)
@@ -842,9 +848,8 @@ def test_a_cards_second_box_is_dearer_to_take_in_than_an_unsure_card_to_set_asid
     lead_seen = [*fan("88", 600, 560), ("8", 601, 561, 0.22)]
     answer_seen = [*fan("TT", 860, 480), ("T", 888, 480, 0.38)]
     for start, seen in ((0.0, lead_seen), (1.0, lead_seen + answer_seen)):
-        second = np.arange(len(seen)) == 2      # the faint 8: a second reading of a sure one
-        follow(segmenter, match, cards(*seen).with_data(
-            second_reading=second, found_twice=second & found_twice), start)
+        # the faint 8: a second reading of a sure one
+        follow(segmenter, match, with_second_box(seen, 2, found_twice=found_twice), start)
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
 
 
