@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -60,6 +60,13 @@ __all__ = [
 Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
 
+
+@runtime_checkable
+class SettableIoU(Protocol):
+    """A detector whose NMS threshold can be set (:class:`vision.detector.Detector`)."""
+
+    def with_iou(self, iou: float) -> DetectorFn: ...
+
 DEMO_SEED = 2024
 """Seed of the demo game (:func:`demo_assets`)."""
 NESTED_INSIDE = 0.7
@@ -76,9 +83,15 @@ shares a corner with an upright box of its rank, or overlaps any upright box at 
 (IoU)."""
 CLOSER_SCALES = (1.3, 1.4)
 """Default scales at which a zone is read again when a play is committed with faint cards of
-its ranks beside it (:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card every
-view counts is taken in; and the zone of the play a refused play answers, when nothing else
-explains the refusal."""
+its ranks beside it, or refused by the rules short of cards of its ranks
+(:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card every view counts is taken
+in; and the zone of the play a refused play answers, when nothing else explains the refusal."""
+CLOSER_IOU = 0.7
+"""Default NMS threshold (IoU) of the closer views, looser than the detector's own: a tight fan
+turned on the table gives its strips square boxes that overlap as much as two boxes of one
+card, and the strict threshold drops strips as the same card found twice. The closer views are
+read only for a play whose count is in doubt, and a card is taken in only when every view counts
+it, so the second boxes a looser threshold lets through cost little there."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
@@ -258,10 +271,13 @@ class Pipeline:
             they need one more (a tight fan's strip the upright view missed): twice the detector
             runs.
         closer_scales: with ``per_zone``, when a play is committed with faint cards of its
-            ranks beside it, its zone is read again enlarged by each of these factors (upright,
-            one detector run each); faint cards every such view counts are taken into the play.
-            So is the zone of the play a refused play answers, when nothing else explains the
-            refusal: a card a view reads as another rank may correct that play (``()``: never).
+            ranks beside it, or refused by the rules short of cards of its ranks, its zone is
+            read again enlarged by each of these factors (upright, one detector run each); the
+            cards every such view counts are taken into the play (faint ones first). So is the
+            zone of the play a refused play answers, when nothing else explains the refusal: a
+            card a view reads as another rank may correct that play (``()``: never).
+        closer_iou: the NMS threshold of the closer views, for a detector that has one to set
+            (``with_iou``, as :class:`vision.detector.Detector`): see :data:`CLOSER_IOU`.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -271,7 +287,7 @@ class Pipeline:
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
                  nested_corner: float = NESTED_CORNER, turned_look: bool = True,
                  closer_scales: tuple[float, ...] = CLOSER_SCALES,
-                 **segmenter_options: Any) -> None:
+                 closer_iou: float = CLOSER_IOU, **segmenter_options: Any) -> None:
         if any(scale <= 0 for scale in closer_scales):
             raise ValueError(f"closer_scales must be positive, got {closer_scales}")
         self.source = source
@@ -290,6 +306,10 @@ class Pipeline:
         if detector is None:
             detector = card_detector(faint_conf=self.segmenter.faint_conf)
         self.detector = detector
+        self.closer_detector = (detector.with_iou(closer_iou)
+                                if isinstance(detector, SettableIoU) else detector)
+        """Reads the closer views: :attr:`detector` with the NMS threshold ``closer_iou``
+        where it has one to set."""
         self._fit_detector()
         self.stats = PipelineStats()
         self._next_table: TableLayout | None = None
@@ -310,16 +330,16 @@ class Pipeline:
         """Let a detector of dynamic input size (an ONNX :class:`~vision.detector.Detector`)
         see every view whole at native scale, the scale its cards were learnt at: the largest
         seat-zone crop (enlarged by the largest of :attr:`closer_scales`), or the whole frame."""
-        fit_input = getattr(self.detector, "fit_input", None)
-        if fit_input is None or not getattr(self.detector, "dynamic", False):
-            return
         if self.per_zone:
             largest = max((1.0, *self.closer_scales))
             width, height = (math.ceil(max(sides) * largest)
                              for sides in zip(*self.zones.crop_sizes))
         else:
             width, height = self.table.image_size
-        fit_input(width, height)
+        for detector in {id(d): d for d in (self.detector, self.closer_detector)}.values():
+            fit_input = getattr(detector, "fit_input", None)
+            if fit_input is not None and getattr(detector, "dynamic", False):
+                fit_input(width, height)
 
     def _frames(self) -> Iterable[Frame]:
         source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source
@@ -352,7 +372,8 @@ class Pipeline:
         height, width = crop.shape[:2]
         size = (round(width * scale), round(height * scale))
         found = self._read_once(np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_LINEAR),
-                                           np.uint8), corner=self.nested_corner)
+                                           np.uint8), corner=self.nested_corner,
+                                detector=self.closer_detector)
         factors = np.array([size[0] / width, size[1] / height] * 2, np.float32)
         return replace(found, xyxy=found.xyxy / factors)
 
@@ -373,19 +394,22 @@ class Pipeline:
         return Detections.merge([found, turned.with_data(
             second_reading=np.ones(len(turned), bool), found_twice=np.zeros(len(turned), bool))])
 
-    def _read_once(self, image: NDArray[np.uint8], *, corner: float) -> Detections:
-        """The detector's boxes, second readings marked (``data["second_reading"]``; shared
-        corners within ``corner``), and those of them that share a corner with the card they
-        read again (``data["found_twice"]``, :func:`vision.detections.found_twice`)."""
-        found = self._run_detector(image)
+    def _read_once(self, image: NDArray[np.uint8], *, corner: float,
+                   detector: DetectorFn | None = None) -> Detections:
+        """``detector``'s boxes (default: :attr:`detector`'s), second readings marked
+        (``data["second_reading"]``; shared corners within ``corner``), and those of them that
+        share a corner with the card they read again (``data["found_twice"]``,
+        :func:`vision.detections.found_twice`)."""
+        found = self._run_detector(image, detector or self.detector)
         second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
                                  corner=corner)
         return found.with_data(second_reading=second,
                                found_twice=found_twice(found, second, corner=corner))
 
-    def _run_detector(self, image: NDArray[np.uint8]) -> Detections:
+    def _run_detector(self, image: NDArray[np.uint8], detector: DetectorFn | None = None
+                      ) -> Detections:
         self.stats.detector_calls += 1
-        return self.detector(image)
+        return (detector or self.detector)(image)
 
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,

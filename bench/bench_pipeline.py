@@ -46,6 +46,7 @@ import numpy as np
 import rules
 from assistant.commands import seconds
 from assistant.pipeline import (
+    CLOSER_IOU,
     CLOSER_SCALES,
     NESTED_BELOW,
     NESTED_CORNER,
@@ -179,7 +180,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
-                     closer_scales=tuple(args.closer_scales), max_revisions=args.max_revisions,
+                     closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
+                     max_revisions=args.max_revisions,
                      round_gap=args.round_gap).run(on_event)
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
@@ -233,6 +235,8 @@ def main() -> int:
                         help="factors by which a zone is read again, enlarged, when a play has "
                              "faint cards of its ranks beside it (default "
                              f"{' '.join(map(str, CLOSER_SCALES))}; none: never)")
+    parser.add_argument("--closer-iou", type=float, default=CLOSER_IOU, metavar="IOU",
+                        help=f"NMS threshold (IoU) of the closer views (default {CLOSER_IOU})")
     parser.add_argument("--whole-frame", action="store_true",
                         help="detect on whole frames instead of each seat's upright crop")
     parser.add_argument("--ruleset", default="qingdao")

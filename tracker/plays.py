@@ -20,15 +20,17 @@ faint card of its rank lies beside a play the rules would take with it as well a
 lead missing a tight fan's strip looks legal; then an answer of the count it was read with is
 held too), with ``reason``. Such a faint card is taken into
 the play when the caller can read the zone again from closer views and each of them counts it
-(see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely.
+(see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely; so are the
+strips the views count past the faint cards, which the detector had not found at all.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
 count on their own: the narrow strip of a tight fan's bottom card) if those make a play they
 take, or else read one unsure card as a faint card of another rank found on it, or as the rank
-the classifier found next likeliest (or take one faint card in as that), or, last, read a play
-of mixed ranks all as the rank of its surest card (a tight fan's strips misread); that play is
-still held for review. They never invent a card, nor give one a rank vision did not see in its
+the classifier found next likeliest (or take one faint card in as that), or read a play of
+mixed ranks all as the rank of its surest card (a tight fan's strips misread), or, with nothing
+of that to mend it, take in the cards of its ranks that every closer view of its zone counts
+more of (a tight fan of seven 6s found as five); that play is still held for review. They never invent a card, nor give one a rank vision did not see in its
 play.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
@@ -105,11 +107,15 @@ Event = dict[str, Any]
 
 CloserLook = Callable[[int], Iterable[Detections]]
 """``seat`` -> its zone's cards in the picture being committed, read again from closer views:
-one :class:`Detections` per view, in image pixels, the zone's own boxes only, each view read
-when it is asked for (see :meth:`PlaySegmenter.update`)."""
+one :class:`Detections` per view, in image pixels, the zone's own boxes only, carrying the
+``data`` the picture's boxes carry, each view read when it is asked for (see
+:meth:`PlaySegmenter.update`)."""
 
 MIN_CONF = 0.2
 """Default confidence a detection needs to count as a card on its own."""
+MAX_MISSED = 2
+"""Most cards of one rank a refused play may lack for its zone to be read closer for them
+(:meth:`PlaySegmenter._counted_for_rules`)."""
 FAINT_CONF = 0.1
 """Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
 detector feeding the segmenter should report boxes down to it."""
@@ -438,11 +444,14 @@ class PlaySegmenter:
             moving: something moves over the table (a hand), so nothing is stable yet.
             closer: reads a seat's zone of this frame again, closer (asked only when a play
                 is committed with faint cards of its ranks beside it that the rules would take
-                as well as not): a faint card that every closer view counts as a card, more
-                than the frame's detections count of its rank in the zone, is taken into
-                the play (the views are read until one counts no more). Asked too for the
-                zone of the play a refused play answers, when nothing else explains the
-                refusal (the views are read until one does).
+                as well as not): as many cards as every closer view counts more of a rank than
+                the frame's detections count in the zone are taken into the play, faint ones
+                first (the views are read until one counts no more). Asked too when the rules
+                refuse a play that up to :data:`MAX_MISSED` more cards of one of its ranks
+                would mend, if nothing else explains the refusal: the cards the views count are
+                taken in if the rules then take the play. And for the zone of the play a
+                refused play answers, when nothing else explains the refusal (the views are
+                read until one does).
 
         Returns:
             The events committed by this frame, in order (usually none).
@@ -730,8 +739,9 @@ class PlaySegmenter:
         its ranks beside a play the rules take, that they would take as well with them, are
         taken in when the ``closer`` views of its zone count them (:meth:`_counted_closer`,
         against the picture's ``current`` cards). When the rules refuse the play and nothing
-        else explains it, the play it answers is read again from ``closer`` views
-        (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold open
+        else explains it, its own zone is read closer for cards of its ranks the rules want
+        (:meth:`_counted_for_rules`), and failing that the play it answers is read again from
+        ``closer`` views (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold open
         round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
@@ -765,6 +775,8 @@ class PlaySegmenter:
                 or self._earlier_revision(prior, seat, cards.class_id,
                                           than=repair.cost if repair else np.inf))
             if not revision and repair is None and closer is not None:
+                repair = self._counted_for_rules(prior, seat, cards, nearby, current, closer)
+            if not revision and repair is None and closer is not None:
                 revision = self._answered_read_closer(prior, seat, text, closer)
             if revision:
                 corrections, revised_taken = self._revise(revision,
@@ -777,7 +789,7 @@ class PlaySegmenter:
                 objection += f"; {repair.change}"
         cards = reading.cards
         alike = Detections.empty() if objection else self._faint_alike(prior, seat, cards, nearby)
-        counted = (self._counted_closer(closer, current, seat, alike)
+        counted = (self._counted_closer(closer, current, seat, np.unique(alike.class_id), alike)
                    if closer is not None and len(alike)
                    else Detections.empty())
         if len(counted) > 1 and prior is not None and prior.objection(
@@ -795,8 +807,7 @@ class PlaySegmenter:
             reasons.append("several plays landed at once")
         doubtful = Detections.empty() if len(counted) else _not_found_twice(alike)
         if len(counted):
-            reasons.append(f"took in faint {_described(counted)}, counted when its zone was "
-                           f"read closer")
+            reasons.append(_counted_closer_change(counted))
         elif len(doubtful):
             reasons.append(f"faint {_described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
@@ -821,6 +832,27 @@ class PlaySegmenter:
                                                   faint=nearby, reading=reading,
                                                   count_in_doubt=bool(len(doubtful))))
         return events, Detections.merge([reading.taken, revised_taken])
+
+    def _counted_for_rules(self, prior: Prior, seat: int, cards: Detections,
+                           nearby: Detections, current: Detections, closer: CloserLook
+                           ) -> _Reading | None:
+        """``cards`` with the cards of their ranks that the closer views of their zone count
+        (:meth:`_counted_closer`, faint ones of ``nearby`` first), if the rules take the play
+        so: a tight fan the detector saw short of strips, where no faint card was left to take
+        (6666666 read 66666 answering 4444444: the strips' boxes overlapped as one card's)."""
+        ranks = np.unique(cards.class_id)
+        if not any(prior.objection(seat, format_play([*cards.class_id, *[rank] * more])) is None
+                   for rank in ranks for more in range(1, MAX_MISSED + 1)):
+            return None   # no more of its cards would do: not worth a look
+        counted = self._counted_closer(closer, current, seat, ranks,
+                                       nearby[np.isin(nearby.class_id, ranks)])
+        if not len(counted):
+            return None
+        with_them = Detections.merge([cards, counted])
+        if prior.objection(seat, format_play(with_them.class_id)) is not None:
+            return None
+        return _Reading(with_them, taken=counted, change=_counted_closer_change(counted),
+                        cost=_taking_in_cost(counted))
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> _TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it
@@ -1148,35 +1180,44 @@ class PlaySegmenter:
         return nearby[np.array(alike, np.int_)]
 
     def _counted_closer(self, closer: CloserLook, current: Detections, seat: int,
-                        alike: Detections) -> Detections:
-        """The cards of ``alike`` (faint, surest first) that the closer views of ``seat``'s zone
-        count: of each rank, as many as every view counts more cards of it than ``current``
-        (the picture's cards that count) holds in the zone. The views are read until one
-        counts no more of any rank.
+                        ranks: NDArray[np.int_], alike: Detections) -> Detections:
+        """The cards of ``ranks`` that the closer views of ``seat``'s zone count: of each rank,
+        as many as every view counts more cards of it than ``current`` (the picture's cards
+        that count) holds in the zone. They are the faint cards of ``alike`` (surest first),
+        then, past those, the first view's boxes of the rank that overlap the zone's cards
+        least. The views are read until one counts no more of any rank.
 
-        A tight fan's strip that the detector finds faintly at the camera's scale is most
-        often found surely when the zone is enlarged, while a second box on one card, or a
-        piece of an earlier play, is not. On 70 rendered rounds, of the plays held with faint
-        cards of their rank beside them, views at 1.3 and 1.4 times both counted more cards of
-        the rank for 25 of the 35 plays short of a card, and for none of the 613 others (each
-        alone: 27 and 8 of 613, 29 and 5). Reading only the part of the zone around the play,
-        with half its size more on each side, was about twice as fast and knew less (21 and 1
-        of 613)."""
-        ranks = np.unique(alike.class_id)
-        here = current.class_id[current.data["seat"] == seat]
+        A tight fan's strip that the detector finds faintly at the camera's scale, or not at
+        all, is most often found surely when the zone is enlarged, while a second box on one
+        card, or a piece of an earlier play, is not. On 70 rendered rounds, of the plays held
+        with faint cards of their rank beside them, views at 1.3 and 1.4 times both counted more
+        cards of the rank for 25 of the 35 plays short of a card, and for none of the 613 others
+        (each alone: 27 and 8 of 613, 29 and 5). Reading only the part of the zone around the
+        play, with half its size more on each side, was about twice as fast and knew less (21
+        and 1 of 613)."""
+        in_zone = current[current.data["seat"] == seat]
         more: NDArray[np.int_] | None = None   # of each rank, the fewest more any view counts
+        first: Detections = Detections.empty()
         for view in closer(seat):
-            seen = view.class_id[self.counts(view)]
-            counted = np.array([np.sum(seen == rank) - np.sum(here == rank) for rank in ranks])
-            more = counted if more is None else np.minimum(more, counted)
+            seen = view[self.counts(view)]
+            counted = np.array([np.sum(seen.class_id == rank) - np.sum(in_zone.class_id == rank)
+                                for rank in ranks])
+            more, first = (counted, seen) if more is None else (np.minimum(more, counted), first)
             if (more <= 0).all():
                 break
         if more is None:
             return Detections.empty()
-        chosen: list[int] = []
-        for rank, count in zip(ranks, more):
-            chosen += np.flatnonzero(alike.class_id == rank)[:max(int(count), 0)].tolist()
-        return alike[np.array(sorted(chosen), np.int_)]
+        taken = []
+        for rank, count in zip(ranks, np.maximum(more, 0)):
+            faint = alike[alike.class_id == rank][:count]
+            boxes = first[first.class_id == rank]
+            if len(faint) < count and len(boxes):
+                covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
+                overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
+                least = np.argsort(overlap, kind="stable")[:count - len(faint)]
+                faint = Detections.merge([faint, boxes[least]])
+            taken.append(faint)
+        return Detections.merge(taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1333,6 +1374,11 @@ def _taken_with(corrections: list[Event]) -> str:
     """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
     return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
                                      f"{e['cards']}" for e in corrections)
+
+
+def _counted_closer_change(counted: Detections) -> str:
+    """What taking in ``counted``, cards the closer views counted, changes, for people."""
+    return f"took in {_described(counted)}, counted when its zone was read closer"
 
 
 def _described(cards: Detections) -> str:

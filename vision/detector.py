@@ -23,6 +23,7 @@ Two output layouts of Ultralytics' ONNX export are understood:
 from __future__ import annotations
 
 import ast
+import copy
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -485,6 +486,15 @@ class Detector:
                              "export the model with dynamic=True to fit other sizes")
         side = -(-max(width, height) // self._stride) * self._stride
         self.input_size = (side, side)
+
+    def with_iou(self, iou: float) -> Detector:
+        """This detector with another NMS threshold, sharing its model sessions.
+
+        >>> loose = Detector().with_iou(0.7)                  # doctest: +SKIP
+        """
+        loosened = copy.copy(self)
+        loosened.iou = iou
+        return loosened
 
     def __repr__(self) -> str:
         cascade = f", classifier={str(self.classifier.model_path)!r}" if self.classifier else ""

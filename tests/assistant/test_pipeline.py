@@ -197,7 +197,7 @@ class FaintUnlessEnlarged(CountingDetector):
 
 
 @pytest.mark.parametrize(("closer_scales", "cards", "reason"), [
-    ((1.3, 1.4), "KK", "took in faint K (conf 0.140), counted when its zone was read closer"),
+    ((1.3, 1.4), "KK", "took in K (conf 0.140), counted when its zone was read closer"),
     ((), "K", "faint K (conf 0.140) beside it"),
 ])
 def test_a_faint_card_the_zone_read_closer_counts_is_taken_into_the_play(closer_scales, cards,
@@ -213,6 +213,25 @@ def test_a_faint_card_the_zone_read_closer_counts_is_taken_into_the_play(closer_
     height, width = crops[3]
     assert [size for size in detector.sizes if size not in crops] == [
         (round(height * scale), round(width * scale)) for scale in closer_scales]
+
+
+class StrictNms(CountingDetector):
+    """The blob detector, with an NMS threshold that can be loosened."""
+
+    def __init__(self, iou=0.6):
+        super().__init__()
+        self.iou = iou
+
+    def with_iou(self, iou):
+        return StrictNms(iou)
+
+
+def test_the_closer_views_are_read_with_a_looser_nms_where_the_detector_has_one():
+    strict = StrictNms()
+    pipeline = Pipeline([], LAYOUT, strict, closer_iou=0.75)
+    assert pipeline.detector is strict and strict.iou == 0.6
+    assert pipeline.closer_detector.iou == 0.75
+    assert Pipeline([], LAYOUT, blob_detector).closer_detector is blob_detector
 
 
 def test_closer_scales_must_be_positive():

@@ -281,17 +281,20 @@ def test_a_faint_card_of_the_plays_rank_beside_it_holds_the_play_for_review(zone
 
 
 class CloserLook:
-    """Scripted closer views of a zone (``views``: the cards each counts), noting the seats it
-    was asked about and how many views were read."""
+    """Scripted closer views of the table (``views``: the cards each counts), each giving the
+    cards in the zone asked about, noting the seats it was asked about and how many views
+    were read."""
 
-    def __init__(self, *views):
-        self.views, self.asked, self.read = views, [], 0
+    def __init__(self, zones, *views):
+        self.zones, self.views, self.asked, self.read = zones, views, [], 0
 
     def __call__(self, seat):
         self.asked.append(seat)
         for view in self.views:
             self.read += 1
-            yield cards(*view)
+            found = cards(*view)
+            owner = self.zones.trigger(found)
+            yield found[owner == seat].with_data(seat=owner[owner == seat])
 
 
 LED_FIVES = [("5", 600, 120, 0.14), ("5", 614, 120, 0.84), ("5", 628, 120, 0.9)]
@@ -300,16 +303,20 @@ LED_FIVES = [("5", 600, 120, 0.14), ("5", 614, 120, 0.84), ("5", 628, 120, 0.9)]
 
 @pytest.mark.parametrize(("views", "read", "committed", "reason"), [
     ((fan("555", 600, 120), fan("555", 600, 121)), 2, "555",
-     ("unsure card (conf 0.14); took in faint 5 (conf 0.140), counted when its zone was read "
+     ("unsure card (conf 0.14); took in 5 (conf 0.140), counted when its zone was read "
+      "closer")),
+    ((fan("5555", 600, 120), fan("5555", 600, 121)), 2, "5555",
+     ("unsure card (conf 0.14); took in 55 (conf 0.140, 0.900), counted when its zone was read "
       "closer")),
     ((fan("555", 600, 120), fan("55", 614, 120)), 2, "55", "faint 5 (conf 0.140) beside it"),
     ((fan("55", 614, 120), fan("555", 600, 120)), 1, "55", "faint 5 (conf 0.140) beside it"),
     ((), 0, "55", "faint 5 (conf 0.140) beside it"),
-], ids=["every-view-counts-it", "the-last-view-does-not", "the-first-view-does-not", "no-view"])
+], ids=["every-view-counts-it", "every-view-counts-one-more-not-found", "the-last-view-does-not",
+        "the-first-view-does-not", "no-view"])
 def test_a_faint_card_every_closer_view_counts_is_taken_into_the_play(zones, views, read,
                                                                        committed, reason):
     segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior())
-    closer = CloserLook(*views)
+    closer = CloserLook(zones, *views)
     events = hold(segmenter, cards(*LED_FIVES), 0.0, 1.0, closer=closer)
     assert plays(events) == [(3, committed)] and closer.asked == [3]
     assert closer.read == read   # a view that counts no more ends the look
@@ -324,7 +331,7 @@ def test_a_faint_card_every_closer_view_counts_is_taken_into_the_play(zones, vie
     (LED_FIVES, FakePrior(only={(3, "55")}), "the rules refuse the play with it"),
 ])
 def test_a_zone_is_read_closer_only_for_a_faint_card_the_play_may_lack(zones, seen, prior, why):
-    closer = CloserLook(fan("555", 600, 120), fan("555", 600, 120))
+    closer = CloserLook(zones, fan("555", 600, 120), fan("555", 600, 120))
     events = hold(PlaySegmenter(zones, window=0.5, prior=prior), cards(*seen), 0.0, 1.0,
                   closer=closer)
     assert plays(events) == [(3, "55")] and closer.asked == [], why
@@ -333,7 +340,7 @@ def test_a_zone_is_read_closer_only_for_a_faint_card_the_play_may_lack(zones, se
 @pytest.mark.parametrize(("views", "committed", "reason"), [
     ((), "5", None),
     ((fan("55", 600, 120), fan("55", 600, 121)), "55",
-     ("unsure card (conf 0.14); took in faint 5 (conf 0.140), counted when its zone was read "
+     ("unsure card (conf 0.14); took in 5 (conf 0.140), counted when its zone was read "
       "closer")),
 ], ids=["no-view-counts-it", "every-view-counts-it"])
 def test_a_cards_second_box_from_its_own_corner_does_not_hold_the_play(zones, views, committed,
@@ -342,7 +349,7 @@ def test_a_cards_second_box_from_its_own_corner_does_not_hold_the_play(zones, vi
     # is still read closer, which may count a card the detector missed beside it.
     seen = cards(("5", 600, 120, 0.14), ("5", 614, 120, 0.84)).with_data(
         found_twice=np.array([True, False]))
-    closer = CloserLook(*views)
+    closer = CloserLook(zones, *views)
     events = hold(PlaySegmenter(zones, window=0.5, prior=FakePrior()), seen, 0.0, 1.0,
                   closer=closer)
     assert plays(events) == [(3, committed)] and closer.asked == [3]
@@ -540,7 +547,7 @@ def test_a_refused_answer_has_the_play_it_answers_read_closer(zones, views, lead
     segmenter, match = refereed(zones)
     led = second_choices(cards(("9", 600, 560, 0.77)), ["T"], [0.07])
     assert plays(follow(segmenter, match, led, 0.0)) == [(0, "9")]
-    closer = CloserLook(*views)
+    closer = CloserLook(zones, *views)
     events = hold(segmenter, Detections.merge([led, second_choices(cards(("9", 860, 480)), ["8"],
                                                                    [0.01])]), 1.0, 1.0,
                   closer=closer)
@@ -555,6 +562,29 @@ def test_a_refused_answer_has_the_play_it_answers_read_closer(zones, views, lead
     assert (answer["seat"], answer["cards"], answer["review"]) == (1, "9", True)
     assert answer["reason"] == ("rules: 9 does not beat 9; taken with seat 0's play 1 corrected "
                                 "to 8")
+
+
+@pytest.mark.parametrize(("views", "answer", "reason"), [
+    ((fan("666", 860, 480), fan("666", 860, 480)), "666",
+     "; took in 6 (conf 0.900), counted when its zone was read closer"),
+    ((fan("666", 860, 480), fan("66", 860, 480)), "66", ""),
+    ((fan("6666", 860, 480), fan("6666", 860, 480)), "66", ""),
+], ids=["every-view-counts-it", "one-view-does-not", "the-rules-refuse-what-they-count"])
+def test_a_refused_answer_short_of_a_card_takes_in_what_its_zone_read_closer_counts(
+        zones, views, answer, reason):
+    # 666 answers 555, the turned fan's strips overlapping so that the detector found two and
+    # no faint third: its zone read closer tells, if every view counts the third six.
+    segmenter, match = refereed(zones)
+    lead = fan("555", 600, 560)
+    follow(segmenter, match, cards(*lead), 0.0)
+    seen = cards(*lead, *fan("66", 860, 480))
+    closer = CloserLook(zones, *views)
+    events = hold(segmenter, seen, 1.0, 1.0, closer=closer)
+    assert closer.asked[0] == 1
+    assert plays(events) == [(1, answer)] and events[0]["review"]
+    assert events[0]["reason"] == "rules: 66 does not beat 555: 2 cards against 3" + reason
+    # The card taken in is the play's: no new card later.
+    assert hold(segmenter, seen, 2.0, 1.0, closer=closer) == []
 
 
 @pytest.mark.parametrize(("fourth", "lead"), [(0.55, "555"), (0.7, "5555")])

@@ -237,6 +237,16 @@ def test_detector_conf_threshold_is_configurable(constant_model):
     assert detector(WIDE_IMAGE).names() == ["T", "J"]
 
 
+def test_a_detector_with_a_looser_nms_keeps_boxes_the_strict_one_drops(constant_model):
+    # Two strips of a tight fan, turned: their boxes overlap at IoU 0.67.
+    strips = raw_output([(100, 260, 40, 60, T, 0.9), (105, 265, 40, 60, T, 0.8)])
+    strict = Detector(constant_model(strips), iou=0.6)
+    loose = strict.with_iou(0.7)
+    assert len(strict(WIDE_IMAGE)) == 1 and strict.iou == 0.6
+    assert len(loose(WIDE_IMAGE)) == 2 and loose.iou == 0.7
+    assert loose.input_size == strict.input_size and loose.model_path == strict.model_path
+
+
 @pytest.mark.parametrize(
     "image",
     [np.full((480, 960), 200, np.uint8), np.full((480, 960, 4), 200, np.uint8)],
