@@ -215,22 +215,33 @@ def test_a_faint_card_the_zone_read_closer_counts_is_taken_into_the_play(closer_
         (round(height * scale), round(width * scale)) for scale in closer_scales]
 
 
-class StrictNms(CountingDetector):
-    """The blob detector, with an NMS threshold that can be loosened."""
+class LoosenableNms(FaintUnlessEnlarged):
+    """:class:`FaintUnlessEnlarged` with an NMS threshold: loosened, a copy noting its own
+    views."""
 
     def __init__(self, iou=0.6):
         super().__init__()
-        self.iou = iou
+        self.iou, self.loosened = iou, []
 
     def with_iou(self, iou):
-        return StrictNms(iou)
+        self.loosened.append(LoosenableNms(iou))
+        return self.loosened[-1]
 
 
 def test_the_closer_views_are_read_with_a_looser_nms_where_the_detector_has_one():
-    strict = StrictNms()
-    pipeline = Pipeline([], LAYOUT, strict, closer_iou=0.75)
-    assert pipeline.detector is strict and strict.iou == 0.6
-    assert pipeline.closer_detector.iou == 0.75
+    detector = LoosenableNms()
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 600, 140), (BLUE_KING, 648, 140)])])
+    events = []
+    Pipeline(frames, LAYOUT, detector, closer_iou=0.75).run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events] == [(3, "KK")]
+    (loose,) = detector.loosened
+    assert (detector.iou, loose.iou) == (0.6, 0.75)
+    crops = [(height, width) for width, height in SeatZones(LAYOUT).crop_sizes]
+    height, width = crops[3]
+    assert all(size in crops for size in detector.sizes)
+    assert loose.sizes == [(round(height * scale), round(width * scale))
+                           for scale in CLOSER_SCALES]
+    # A detector without a threshold to set reads the closer views itself.
     assert Pipeline([], LAYOUT, blob_detector).closer_detector is blob_detector
 
 
