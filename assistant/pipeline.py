@@ -400,7 +400,7 @@ class Pipeline:
         (``data["second_reading"]``; shared corners within ``corner``), and those of them that
         share a corner with the card they read again (``data["found_twice"]``,
         :func:`vision.detections.found_twice`)."""
-        found = self._run_detector(image, detector or self.detector)
+        found = self._run_detector(image, detector)
         second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
                                  corner=corner)
         return found.with_data(second_reading=second,
