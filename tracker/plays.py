@@ -18,8 +18,10 @@ Anything seen for less than the window never counts. Each play carries ``conf`` 
 sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
 faint card of its rank lies beside a play the rules would take with it as well as without: a
 lead missing a tight fan's strip looks legal; then an answer of the count it was read with is
-held too), with ``reason``. Such a faint card is taken into
-the play when the caller can read the zone again from closer views and each of them counts it
+held too), with ``reason``. A play held only for an unsure card is let through when every
+closer view of its zone reads that card surely as its rank and counts the play's ranks as the
+picture does (its ``conf`` is then the card's least sure closer reading). A faint card is
+taken into the play when the caller can read the zone again from closer views and each counts it
 (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely; so are the
 strips the views count past the faint cards, which the detector had not found at all.
 The rules may pick between two seats of a border play, and when they refuse a play they may
@@ -308,7 +310,9 @@ class PlaySegmenter:
             (``data["found_twice"]``).
         review_conf: a play whose least sure card is below this is held for review (51
             rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
-            that nothing else held, was wrong; 2 of the 236 below 0.4 were).
+            that nothing else held, was wrong; 2 of the 236 below 0.4 were), unless nothing
+            else holds it and every closer view reads its unsure cards from this up
+            (:meth:`_read_surely_closer`).
         repair_conf: cards read below this are unsure: when the rules refuse a play, its
             unsure cards may be set aside or read as their second choice.
         mend_conf: the plays after an earlier play may set aside or read again (second choice)
@@ -451,7 +455,8 @@ class PlaySegmenter:
                 would mend, if nothing else explains the refusal: the cards the views count are
                 taken in if the rules then take the play. And for the zone of the play a
                 refused play answers, when nothing else explains the refusal (the views are
-                read until one does).
+                read until one does). And for a play held only for an unsure card: it is not
+                held if every view reads the card surely.
 
         Returns:
             The events committed by this frame, in order (usually none).
@@ -800,9 +805,6 @@ class PlaySegmenter:
             reading = _Reading(cards, taken=counted)
             nearby = self._not_taken(nearby, counted)
         reasons = []
-        conf = round(float(cards.confidence.min()), 3)
-        if conf < self.review_conf:
-            reasons.append(f"unsure card (conf {conf})")
         if together:
             reasons.append("several plays landed at once")
         doubtful = Detections.empty() if len(counted) else _not_found_twice(alike)
@@ -819,6 +821,12 @@ class PlaySegmenter:
         if stale is not None:
             reasons.append(f"rules: round {stale} is still in play, though the table dealt "
                            f"anew: this play opens a new round")
+        confidence = cards.confidence
+        if confidence.min() < self.review_conf and not reasons and closer is not None:
+            confidence = self._read_surely_closer(closer, current, seat, cards)
+        conf = round(float(confidence.min()), 3)
+        if conf < self.review_conf:
+            reasons.insert(0, f"unsure card (conf {conf})")
         self.last_seat = seat
         self._last_play_t, self._gap_judged = t, False
         event: Event = {"type": "play", "seat": seat, "cards": format_play(cards.class_id),
@@ -853,6 +861,37 @@ class PlaySegmenter:
             return None
         return _Reading(with_them, taken=counted, change=_counted_closer_change(counted),
                         cost=_taking_in_cost(counted))
+
+    def _read_surely_closer(self, closer: CloserLook, current: Detections, seat: int,
+                            cards: Detections) -> NDArray[np.float32]:
+        """The confidence of each of ``cards``, its unsure ones (below ``review_conf``) read
+        again from the closer views of ``seat``'s zone: the least that a view gives the box
+        surest on the card (IoU at least ``memory_iou``), if every view reads each of them
+        surely as its rank and counts as many cards of the play's ranks as ``current`` holds
+        in the zone; else ``cards.confidence``. A card the detector was unsure of at the
+        camera's scale is most often read surely when enlarged, as a stray box is not read
+        at all."""
+        unsure = cards.confidence < self.review_conf
+        in_zone = current[current.data["seat"] == seat]
+        wanted = [np.sum(in_zone.class_id == rank) for rank in np.unique(cards.class_id)]
+        surest: NDArray[np.float32] | None = None
+        for view in closer(seat):
+            seen = view[self.counts(view)]
+            if [np.sum(seen.class_id == rank) for rank in np.unique(cards.class_id)] != wanted:
+                return cards.confidence
+            on = box_iou(cards.xyxy[unsure], seen.xyxy) >= self.memory_iou
+            if not on.any(axis=1).all():
+                return cards.confidence
+            best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
+            if (seen.class_id[best] != cards.class_id[unsure]).any():
+                return cards.confidence
+            read = seen.confidence[best]
+            surest = read if surest is None else np.minimum(surest, read)
+        if surest is None or surest.min() < self.review_conf:
+            return cards.confidence
+        confidence = cards.confidence.copy()
+        confidence[unsure] = surest
+        return confidence
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> _TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it

@@ -134,6 +134,40 @@ def test_an_unsure_card_holds_the_play_for_review(segmenter):
     assert events[0]["review"] is True and events[0]["conf"] == pytest.approx(0.3)
 
 
+UNSURE_ACES = [("A", 620, 560, 0.95), ("A", 634, 560, 0.3)]
+"""Seat 0 plays two aces, the second read unsurely."""
+
+
+@pytest.mark.parametrize(("views", "conf"), [
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8)], [*UNSURE_ACES[:1], ("A", 635, 561, 0.7)]), 0.7),
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8)], [*UNSURE_ACES[:1], ("K", 634, 560, 0.7)]), 0.3),
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8)],
+      [*UNSURE_ACES[:1], ("A", 634, 560, 0.6), ("K", 635, 560, 0.7)]), 0.3),
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8)], [*UNSURE_ACES[:1], ("A", 634, 560, 0.35)]), 0.3),
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8)], UNSURE_ACES[:1]), 0.3),
+    (([*UNSURE_ACES[:1], ("A", 634, 560, 0.8), ("A", 648, 560, 0.8)],), 0.3),
+    ((), 0.3),
+], ids=["every-view-reads-it-surely", "a-view-reads-another-rank", "a-surer-box-of-another-rank",
+        "a-view-is-unsure-too", "a-view-misses-it", "a-view-counts-one-more", "no-view"])
+def test_an_unsure_card_every_closer_view_reads_surely_leaves_the_play_unheld(zones, views,
+                                                                               conf):
+    closer = CloserLook(zones, *views)
+    events = hold(PlaySegmenter(zones, window=0.5), cards(*UNSURE_ACES), 0.0, 1.0,
+                  closer=closer)
+    assert plays(events) == [(0, "AA")] and closer.asked == [0]
+    assert events[0]["conf"] == pytest.approx(conf)
+    assert events[0]["review"] is (conf < 0.4)
+
+
+def test_a_play_held_for_another_reason_is_not_read_closer_for_its_unsure_card(zones):
+    prior = FakePrior(only=set())   # refused, however read
+    closer = CloserLook(zones, [*UNSURE_ACES[:1], ("A", 634, 560, 0.8)])
+    events = hold(PlaySegmenter(zones, window=0.5, prior=prior), cards(*UNSURE_ACES), 0.0, 1.0,
+                  closer=closer)
+    assert plays(events) == [(0, "AA")] and closer.asked == []
+    assert events[0]["reason"] == "unsure card (conf 0.3); rules: no"
+
+
 @pytest.mark.parametrize("confidence", [0.05, 0.15])
 def test_detections_below_min_conf_never_count_on_their_own(segmenter, confidence):
     assert hold(segmenter, cards(("A", 620, 560, confidence)), 0.0, 1.0) == []
