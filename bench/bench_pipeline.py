@@ -27,14 +27,20 @@ nobody made is withdrawn, a right one is let in. The figures are then those of t
 log (its held plays are those let in as they were), and the corrections are counted: what a
 referee would have had to fix by hand.
 
+``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
+rerun after a tracker change reads only the views it has not seen (its speed figures then say
+nothing).
+
 Set the CPU count with ``taskset -c 0,1`` to reproduce the two-core figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import pickle
 import statistics
 import sys
 import time
@@ -59,6 +65,7 @@ from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detections import Detections
+from vision.detector import Detector
 from vision.render_game import TruthDetector, render_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +88,46 @@ class NoisyTruth(TruthDetector):
         classes[wrong] = (classes[wrong] + self.rng.integers(1, 15, int(wrong.sum()))) % 15
         confidence = np.where(wrong, 0.4, 0.95).astype(np.float32)
         return Detections(xyxy=kept.xyxy, confidence=confidence, class_id=classes)
+
+
+class CachedDetector:
+    """A :class:`~vision.detector.Detector` whose answers are kept by image content, NMS
+    threshold and input size in ``answers``, stored at ``path`` by :meth:`save`."""
+
+    def __init__(self, detector: Detector, path: Path,
+                 answers: dict[bytes, Detections] | None = None) -> None:
+        self.detector, self.path = detector, path
+        if answers is None:
+            answers = pickle.loads(path.read_bytes()) if path.is_file() else {}
+        self.answers: dict[bytes, Detections] = answers
+        self.dynamic = detector.dynamic
+
+    @classmethod
+    def in_folder(cls, detector: Detector, folder: Path) -> CachedDetector:
+        """The cache of ``detector`` in a game's folder, named after its models' files."""
+        models = hashlib.blake2b(digest_size=8)
+        for model in (detector.model_path,
+                      *([detector.classifier.model_path] if detector.classifier else [])):
+            models.update(model.read_bytes())
+        models.update(str(detector.conf).encode())
+        return cls(detector, folder / f"detections-{models.hexdigest()}.pickle")
+
+    def fit_input(self, width: int, height: int) -> None:
+        self.detector.fit_input(width, height)
+
+    def with_iou(self, iou: float) -> CachedDetector:
+        return CachedDetector(self.detector.with_iou(iou), self.path, self.answers)
+
+    def __call__(self, image: Any) -> Detections:
+        key = hashlib.blake2b(image.tobytes(), digest_size=16, person=b"gouji-bench")
+        key.update(repr((image.shape, self.detector.iou, self.detector.input_size)).encode())
+        digest = key.digest()
+        if digest not in self.answers:
+            self.answers[digest] = self.detector(image)
+        return self.answers[digest]
+
+    def save(self) -> None:
+        self.path.write_bytes(pickle.dumps(self.answers))
 
 
 class Operator:
@@ -161,6 +208,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     else:
         detector = card_detector(args.model, classifier=args.classifier, threads=args.threads,
                                  faint_conf=min(args.faint_conf, args.conf))
+        if args.cache_detections:
+            detector = CachedDetector.in_folder(detector, folder)
         per_zone = not args.whole_frame
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
@@ -183,6 +232,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
                      max_revisions=args.max_revisions,
                      round_gap=args.round_gap).run(on_event)
+    if isinstance(detector, CachedDetector):
+        detector.save()
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -210,6 +261,9 @@ def main() -> int:
     parser.add_argument("--classifier", default=None,
                         help="rank classifier of a one-class model (default: the shipped one)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cache-detections", action="store_true",
+                        help="keep the detector's answers in each game's folder and reuse them "
+                             "(for accuracy only: the speed figures then mean nothing)")
     parser.add_argument("--conf", type=float, default=MIN_CONF,
                         help=f"confidence a card needs to count (default {MIN_CONF})")
     parser.add_argument("--faint-conf", type=float, default=FAINT_CONF,
