@@ -41,7 +41,8 @@ earlier play of this trick or the one before, read in one of those other ways (t
 read), makes all of them plays the rules take, more cheaply than mending the new play, the
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
-each answer losing a card). The plays after a play are firmer evidence about it than the rules
+each answer losing a card; the play a refused play answers may have two cards changed, a tight
+fan losing two strips at once). The plays after a play are firmer evidence about it than the rules
 alone are about the play they refuse, so an earlier play's cards read below ``mend_conf``, a
 little surer than unsure, may be set aside or read again as well (a lead of three jacks read
 with a fourth at 0.52 is mended by answers of three cards). A round deals each rank a fixed
@@ -344,8 +345,9 @@ class PlaySegmenter:
             ``data["runner_up"]`` and
             ``data["runner_up_confidence"]``, as :class:`vision.detector.Detector` gives).
         max_revisions: when the rules refuse a play, at most this many other readings of
-            recent plays, one card changed each, are weighed, cheapest first, to correct one of
-            them instead if that explains the play more cheaply; as many again of the round's
+            recent plays, one card changed each (two for the play it answers), are weighed,
+            cheapest first, to correct one of them instead if that explains the play more
+            cheaply; as many again of the round's
             earlier plays holding one of its ranks (module docstring; needs a prior that gives
             checkpoints; 0: never).
         round_gap: seconds without a play after which a round the rules still hold open is
@@ -929,6 +931,28 @@ class PlaySegmenter:
                                                     most=1, found_on=False))
         return play.alternatives
 
+    def _two_changes(self, play: _TrickPlay) -> list[_Reading]:
+        """``play``'s other readings with two cards changed: each of :meth:`_alternatives`
+        with one card more changed, the cheapest way to each play (worked out once).
+
+        A lead laid as a tight fan may lose two strips at once, one missed, one misread
+        (4444444 read 44444 and an A): its answer's count tells, and only with both mended
+        does the lead take that answer."""
+        if play.two_changes is None:
+            cheapest: dict[str, _Reading] = {}
+            for first in self._alternatives(play):
+                left = self._not_taken(play.faint, first.taken)
+                for then in self._readings(first.cards, left, below=self.mend_conf, most=1,
+                                           found_on=False):
+                    key = format_play(then.cards.class_id)
+                    cost = first.cost + then.cost
+                    if key not in cheapest or cost < cheapest[key].cost:
+                        cheapest[key] = _Reading(
+                            then.cards, taken=Detections.merge([first.taken, then.taken]),
+                            change=f"{first.change}; {then.change}", cost=cost)
+            play.two_changes = list(cheapest.values())
+        return play.two_changes
+
     def _numbered(self, event: Event) -> Event:
         """``event`` with the next ``seq``: what a correction names in ``fixes``."""
         self._made += 1
@@ -1032,8 +1056,9 @@ class PlaySegmenter:
         play (888 read as 88, its last 8 seen with the KKK answering it).
 
         A play answering the lead must have the lead's count, so the plays after an unsure
-        lead are evidence about it: a lead read with one card too many or too few is mended
-        by the plays that answer it, instead of each answer losing or gaining a card. A seat's
+        lead are evidence about it: a lead read with one card too many or too few (or two
+        cards changed, :meth:`_two_changes`) is mended by the plays that answer it, instead of
+        each answer losing or gaining cards. A seat's
         count is evidence too: a play read with a card too many leaves the seat short for its
         next play, often in the next trick."""
         tricks = self._tricks[-2:]
@@ -1044,6 +1069,9 @@ class PlaySegmenter:
         last_of_seat = {p.seat: p for p in tricks[-1].plays}
         candidates += [(_laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
                        for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
+        answered = self._answered(seat)
+        if answered is not None:
+            candidates += [(r, 0, answered) for r in self._two_changes(answered)]
         return self._recent_revised(prior, seat, cards, candidates, than=than)
 
     def _recent_revised(self, prior: Prior, seat: int, cards: str,
@@ -1165,7 +1193,7 @@ class PlaySegmenter:
             unchanged = format_play(new.cards.class_id) == format_play(play.reading.cards.class_id)
             play.reading = new
             if new.late:   # now read with them: its other readings keep them
-                play.read, play.alternatives = new.cards, None
+                play.read, play.alternatives, play.two_changes = new.cards, None, None
             taken.append(new.taken)
             if unchanged:
                 continue
@@ -1295,6 +1323,8 @@ class _TrickPlay:
     """Whether a faint card of its ranks lay beside it, not taken in."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
+    two_changes: list[_Reading] | None = None
+    """Its other readings with two cards changed, once an answer to it was refused."""
 
 
 def _round_open(prior: Prior | None) -> TypeGuard[Prior]:

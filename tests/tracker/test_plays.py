@@ -917,6 +917,30 @@ def test_a_cards_second_box_is_dearer_to_take_in_than_an_unsure_card_to_set_asid
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
 
 
+@pytest.mark.parametrize(("lead_seen", "lead", "answer"), [
+    ([*fan("44444", 600, 560), ("A", 670, 560, 0.25), ("4", 684, 560, 0.15)], "4444444",
+     "6666666"),
+    ([*fan("44444", 600, 560), ("A", 670, 560, 0.25)], "44444", "66666"),
+], ids=["a-faint-four-beside-it", "no-seventh-four"])
+def test_an_answer_corrects_a_lead_read_two_cards_short(zones, lead_seen, lead, answer):
+    # Seven 4s laid as a tight fan, read as five, an A (a strip misread) and a faint 4: the A
+    # is set aside. Seven 6s answer them, two read unsurely. Setting those two aside would
+    # make the answer fit the lead; the lead read with both of its strips mended is cheaper.
+    # With no trace of a seventh 4, the answer is mended.
+    segmenter, match = refereed(zones)
+    events = follow(segmenter, match, cards(*lead_seen), 0.0)
+    assert plays(events) == [(0, "44444")] and events[0]["review"]
+    answer_seen = [*fan("66666", 820, 480), ("6", 890, 480, 0.3), ("6", 904, 480, 0.35)]
+    events = follow(segmenter, match, cards(*lead_seen, *answer_seen), 1.0)
+    assert plays(events)[-1] == (1, answer)
+    if lead != "44444":
+        assert events[0]["fixes"] == 1 and events[0]["reason"] == (
+            "revised when seat 1 played 6666666: took in faint 4 (conf 0.150); read A (conf "
+            "0.250) as 4, the rank of its surest card")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    assert match.errors == []
+
+
 def test_a_second_answer_corrects_the_lead_and_undoes_the_first_answers_mending(zones):
     segmenter, match = refereed(zones)
     lead = [*fan("88", 600, 560), ("8", 628, 560, 0.19)]        # the 3rd eight read faintly
