@@ -777,8 +777,15 @@ class PlaySegmenter:
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
-            revision = (self._revision(prior, seat, text, later=later, than=sum(
-                p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
+            seen_closer = False   # then no other play is weighed against the repair
+            if repair is not None and closer is not None and len(repair.taken):
+                seen_closer = self._seen_closer(closer, current, seat, repair.taken)
+                if seen_closer:
+                    repair = replace(repair, change=f"{repair.change}, counted when its zone "
+                                                    f"was read closer")
+            revision = [] if seen_closer else (
+                self._revision(prior, seat, text, later=later, than=sum(
+                    p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
                 or self._earlier_revision(prior, seat, cards.class_id,
                                           than=repair.cost if repair else np.inf))
             if not revision and repair is None and closer is not None:
@@ -863,6 +870,17 @@ class PlaySegmenter:
             return None
         return _Reading(with_them, taken=counted, change=_counted_closer_change(counted),
                         cost=_taking_in_cost(counted))
+
+    def _seen_closer(self, closer: CloserLook, current: Detections, seat: int,
+                     taken: Detections) -> bool:
+        """Whether every closer view of ``seat``'s zone counts the faint cards ``taken`` into
+        a refused play (:meth:`_counted_closer`): then the rules' refusal is explained by the
+        play as read short of them, not by another play read wrong (JJ answering TT, read as
+        one J and the second J's strip faintly, is not a reason to read a lead 99 as 9)."""
+        ranks = np.unique(taken.class_id)
+        counted = self._counted_closer(closer, current, seat, ranks, taken)
+        return all(np.sum(counted.class_id == rank) >= np.sum(taken.class_id == rank)
+                   for rank in ranks)
 
     def _read_surely_closer(self, closer: CloserLook, current: Detections, seat: int,
                             cards: Detections) -> NDArray[np.float32]:

@@ -621,6 +621,30 @@ def test_a_refused_answer_short_of_a_card_takes_in_what_its_zone_read_closer_cou
     assert hold(segmenter, seen, 2.0, 1.0, closer=closer) == []
 
 
+@pytest.mark.parametrize(("views", "lead", "answer"), [
+    ((fan("666", 860, 480), fan("666", 860, 480)), "555", "666"),
+    ((fan("666", 860, 480), fan("66", 860, 480)), "55", "66"),
+], ids=["every-view-counts-it", "one-view-does-not"])
+def test_a_faint_card_the_closer_views_count_mends_the_refused_play_not_another(
+        zones, views, lead, answer):
+    # 555 led, its third five unsure; 66 answers with a faint third six. Setting the unsure
+    # five aside is the cheaper guess, unless the answer's zone read closer counts the six.
+    segmenter, match = refereed(zones)
+    led = [*fan("55", 600, 560), ("5", 628, 560, 0.25)]
+    follow(segmenter, match, cards(*led), 0.0)
+    closer = CloserLook(zones, *views)
+    events = hold(segmenter, cards(*led, *fan("66", 860, 480), ("6", 888, 480, 0.15)), 1.0, 1.0,
+                  closer=closer)
+    for event in events:
+        match.apply(event)
+    assert closer.asked[0] == 1
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    if answer == "666":
+        assert events[0]["reason"].endswith("rules: 66 does not beat 555: 2 cards against 3; "
+                                            "took in faint 6 (conf 0.150), counted when its "
+                                            "zone was read closer")
+
+
 @pytest.mark.parametrize(("fourth", "lead"), [(0.55, "555"), (0.7, "5555")])
 def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones, fourth, lead):
     # A fourth five read at 0.55 does not hold the lead (review_conf 0.4), yet three cards
