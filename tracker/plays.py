@@ -32,8 +32,8 @@ take, or else read one unsure card as a faint card of another rank found on it, 
 the classifier found next likeliest (or take one faint card in as that), or read a play of
 mixed ranks all as the rank of its surest card (a tight fan's strips misread), or, with nothing
 of that to mend it, take in the cards of its ranks that every closer view of its zone counts
-more of (a tight fan of seven 6s found as five); that play is still held for review. They never invent a card, nor give one a rank vision did not see in its
-play.
+more of (a tight fan of seven 6s found as five); that play is still held for review. They
+never invent a card, nor give one a rank vision did not see in its play.
 
 The plays of a trick are evidence about each other (an answer must have the lead's count), and
 a seat's count links its plays across tricks. When the rules refuse a play as read, and one
@@ -42,33 +42,33 @@ read), makes all of them plays the rules take, more cheaply than mending the new
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
 each answer losing a card; the play a refused play answers may have two cards changed, a tight
-fan losing two strips at once). The plays after a play are firmer evidence about it than the rules
-alone are about the play they refuse, so an earlier play's cards read below ``mend_conf``, a
-little surer than unsure, may be set aside or read again as well (a lead of three jacks read
-with a fourth at 0.52 is mended by answers of three cards). A round deals each rank a fixed
-number of times, so a play refused for a rank the deck has no more of may correct a play of any
-earlier trick of the round that holds that rank (a queen read as a 2 shows when the seventeenth
-2 is laid), and a play of more cards than its seat has left may correct one of the seat's
-earlier plays. When nothing else explains a refused play, the play it answers, whose cards lie
-there still, is read again from closer views of its zone: a card read there as another rank may
-correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New cards in the zone of
-a seat that played in the trick, seen in one picture with the next play, may be the last cards
-of the seat's play, laid late: that play is corrected to take them when the rules then take the
-next play. When the stream ends, the round filmed should be over: a play of the round read with
-one card changed that ends it is corrected then (a lead read a card short, its seat left
-holding a card it never had); a live table's stream does not end, so the same is done once the
-table has seen no play for a minute (``round_gap``: the next deal is being made). When no such
-reading ends the round and the rules refuse the first play after that minute as read, on a
-table cleared of the trick's cards, the table has dealt anew while the rules still hold the old
-round: that play opens a new round (a ``round`` event the rules refuse until the old round is
-corrected; the play is held for review), and the new deal is judged by rules of its own instead
-of being bent to a round the table has left, so that correcting the old round is all it takes
-to set the game right. A play sooner than ``round_gap`` after the last one, when the rules saw
-that one end the round, is of that round (no table deals in seconds): the cheapest reading of
-one of its plays, one card changed, after which the rules take every play and the new one is
-corrected (a play read with a card too many let a seat go out early). Corrections are held for
-review too, and so is the play that called for them: the rules took it only on that guess about
-another play.
+fan losing two strips at once). The plays after a play are firmer evidence about it than the
+rules alone are about the play they refuse, so an earlier play's cards read below
+``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
+three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
+rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
+a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
+the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
+the seat's earlier plays. When nothing else explains a refused play, the play it answers, whose
+cards lie there still, is read again from closer views of its zone: a card read there as
+another rank may correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New
+cards in the zone of a seat that played in the trick, seen in one picture with the next play,
+may be the last cards of the seat's play, laid late: that play is corrected to take them when
+the rules then take the next play. When the stream ends, the round filmed should be over: a
+play of the round read with one card changed that ends it is corrected then (a lead read a card
+short, its seat left holding a card it never had); a live table's stream does not end, so the
+same is done once the table has seen no play for a minute (``round_gap``: the next deal is
+being made). When no such reading ends the round and the rules refuse the first play after that
+minute as read, on a table cleared of the trick's cards, the table has dealt anew while the
+rules still hold the old round: that play opens a new round (a ``round`` event the rules refuse
+until the old round is corrected; the play is held for review), and the new deal is judged by
+rules of its own instead of being bent to a round the table has left, so that correcting the
+old round is all it takes to set the game right. A play sooner than ``round_gap`` after the
+last one, when the rules saw that one end the round, is of that round (no table deals in
+seconds): the cheapest reading of one of its plays, one card changed, after which the rules
+take every play and the new one is corrected (a play read with a card too many let a seat go
+out early). Corrections are held for review too, and so is the play that called for them: the
+rules took it only on that guess about another play.
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -347,9 +347,8 @@ class PlaySegmenter:
         max_revisions: when the rules refuse a play, at most this many other readings of
             recent plays, one card changed each (two for the play it answers), are weighed,
             cheapest first, to correct one of them instead if that explains the play more
-            cheaply; as many again of the round's
-            earlier plays holding one of its ranks (module docstring; needs a prior that gives
-            checkpoints; 0: never).
+            cheaply; as many again of the round's earlier plays holding one of its ranks
+            (module docstring; needs a prior that gives checkpoints; 0: never).
         round_gap: seconds without a play after which a round the rules still hold open is
             judged as :meth:`finish` judges it when the stream ends (once per such spell;
             ``None``: never). Between two rounds a table gathers, shuffles and deals four
@@ -745,11 +744,13 @@ class PlaySegmenter:
         tell what follows the picture's events would open one for each play. Faint cards of
         its ranks beside a play the rules take, that they would take as well with them, are
         taken in when the ``closer`` views of its zone count them (:meth:`_counted_closer`,
-        against the picture's ``current`` cards). When the rules refuse the play and nothing
-        else explains it, its own zone is read closer for cards of its ranks the rules want
-        (:meth:`_counted_for_rules`), and failing that the play it answers is read again from
-        ``closer`` views (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold open
-        round ``stale`` is held for review."""
+        against the picture's ``current`` cards). When the rules refuse the play and faint
+        cards taken in mend it, its zone is read closer first: if every view counts them, no
+        other play's reading is weighed against them (:meth:`_seen_closer`). When the rules
+        refuse the play and nothing else explains it, its own zone is read closer for cards
+        of its ranks the rules want (:meth:`_counted_for_rules`), and failing that the play it
+        answers is read again from ``closer`` views (:meth:`_answered_read_closer`). A play
+        that opens a new deal while the rules hold open round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -1076,9 +1077,8 @@ class PlaySegmenter:
         A play answering the lead must have the lead's count, so the plays after an unsure
         lead are evidence about it: a lead read with one card too many or too few (or two
         cards changed, :meth:`_two_changes`) is mended by the plays that answer it, instead of
-        each answer losing or gaining cards. A seat's
-        count is evidence too: a play read with a card too many leaves the seat short for its
-        next play, often in the next trick."""
+        each answer losing or gaining cards. A seat's count is evidence too: a play read with a
+        card too many leaves the seat short for its next play, often in the next trick."""
         tricks = self._tricks[-2:]
         if not tricks or tricks[0].checkpoint is None:
             return []
