@@ -356,15 +356,20 @@ class Pipeline:
         self.stats.detector_seconds += time.perf_counter() - started
         return found
 
-    def _look_closer(self, image: NDArray[np.uint8], seat: int) -> Iterator[Detections]:
+    def _look_closer(self, image: NDArray[np.uint8], seat: int,
+                     read: dict[int, list[Detections]]) -> Iterator[Detections]:
         """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales` in turn, as
-        the segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels."""
-        for scale in self.closer_scales:
-            started = time.perf_counter()
-            view = self.zones.detect(image, functools.partial(self._read_enlarged, scale=scale),
-                                     [seat])
-            self.stats.detector_seconds += time.perf_counter() - started
-            yield view
+        the segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels.
+        Each view is read once per frame, kept in ``read`` by seat: a play may be looked at
+        closer for more than one reason, and each look costs a detector run."""
+        views = read.setdefault(seat, [])
+        for i, scale in enumerate(self.closer_scales):
+            if i == len(views):
+                started = time.perf_counter()
+                views.append(self.zones.detect(
+                    image, functools.partial(self._read_enlarged, scale=scale), [seat]))
+                self.stats.detector_seconds += time.perf_counter() - started
+            yield views[i]
 
     def _read_enlarged(self, crop: NDArray[np.uint8], *, scale: float) -> Detections:
         """``crop`` read as :meth:`_read_once` reads it, enlarged by ``scale`` (boxes in the
@@ -460,7 +465,7 @@ class Pipeline:
                         per_seat[seat] = found[found.data["seat"] == seat]
                     found = Detections.merge(per_seat)
                 detections = found
-            closer = (functools.partial(self._look_closer, image)
+            closer = (functools.partial(self._look_closer, image, read={})
                       if self.per_zone and self.closer_scales else None)
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),
                                                closer=closer):

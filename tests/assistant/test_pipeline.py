@@ -215,6 +215,26 @@ def test_a_faint_card_the_zone_read_closer_counts_is_taken_into_the_play(closer_
         (round(height * scale), round(width * scale)) for scale in closer_scales]
 
 
+def test_a_zone_looked_at_closer_twice_in_a_frame_is_read_once_per_scale(monkeypatch):
+    # A play may be looked at closer for two reasons in one frame (a faint card beside it, a
+    # refusal): the second look reuses the views of the first.
+    detector = FaintUnlessEnlarged()
+    pipeline = Pipeline(film([(1.0, [(BLUE_KING, 600, 140)])]), LAYOUT, detector)
+    looks = []
+
+    def update(detections, t, *, moving=False, closer=None):
+        if not looks:
+            looks.extend([list(closer(3)), list(closer(3))])
+        return []
+
+    monkeypatch.setattr(pipeline.segmenter, "update", update)
+    pipeline.run(lambda event: None)
+    crops = [(height, width) for width, height in SeatZones(LAYOUT).crop_sizes]
+    enlarged = [size for size in detector.sizes if size not in crops]
+    assert len(enlarged) == len(CLOSER_SCALES) and len(looks[0]) == len(CLOSER_SCALES)
+    assert all(again is first for first, again in zip(*looks))
+
+
 class LoosenableNms(FaintUnlessEnlarged):
     """:class:`FaintUnlessEnlarged` with an NMS threshold: loosened, a copy noting its own
     views."""
