@@ -100,7 +100,6 @@ class CachedDetector:
         if answers is None:
             answers = pickle.loads(path.read_bytes()) if path.is_file() else {}
         self.answers: dict[bytes, Detections] = answers
-        self.dynamic = detector.dynamic
 
     @classmethod
     def in_folder(cls, detector: Detector, folder: Path) -> CachedDetector:
@@ -111,6 +110,10 @@ class CachedDetector:
             models.update(model.read_bytes())
         models.update(str(detector.conf).encode())
         return cls(detector, folder / f"detections-{models.hexdigest()}.pickle")
+
+    @property
+    def dynamic(self) -> bool:
+        return self.detector.dynamic
 
     def fit_input(self, width: int, height: int) -> None:
         self.detector.fit_input(width, height)

@@ -778,17 +778,17 @@ class PlaySegmenter:
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
-            seen_closer = False   # then no other play is weighed against the repair
-            if repair is not None and closer is not None and len(repair.taken):
-                seen_closer = self._seen_closer(closer, current, seat, repair.taken)
-                if seen_closer:
-                    repair = replace(repair, change=f"{repair.change}, counted when its zone "
-                                                    f"was read closer")
-            revision = [] if seen_closer else (
-                self._revision(prior, seat, text, later=later, than=sum(
+            if (repair is not None and closer is not None and len(repair.taken)
+                    and self._seen_closer(closer, current, seat, repair.taken)):
+                # Evidence, not a guess: no other play's reading is weighed against it.
+                repair = replace(repair, change=f"{repair.change}, counted when its zone was "
+                                                f"read closer")
+                revision = []
+            else:
+                revision = (self._revision(prior, seat, text, later=later, than=sum(
                     p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
-                or self._earlier_revision(prior, seat, cards.class_id,
-                                          than=repair.cost if repair else np.inf))
+                    or self._earlier_revision(prior, seat, cards.class_id,
+                                              than=repair.cost if repair else np.inf))
             if not revision and repair is None and closer is not None:
                 repair = self._counted_for_rules(prior, seat, cards, nearby, current, closer)
             if not revision and repair is None and closer is not None:

@@ -527,9 +527,9 @@ def refereed(zones, **options):
     return PlaySegmenter(zones, window=0.5, prior=MatchPrior(match), **options), match
 
 
-def follow(segmenter, match, detections, start):
+def follow(segmenter, match, detections, start, *, closer=None):
     """Hold ``detections`` for a second, applying each event to ``match`` as a caller does."""
-    events = hold(segmenter, detections, start, 1.0)
+    events = hold(segmenter, detections, start, 1.0, closer=closer)
     for event in events:
         match.apply(event)
     return events
@@ -633,10 +633,8 @@ def test_a_faint_card_the_closer_views_count_mends_the_refused_play_not_another(
     led = [*fan("55", 600, 560), ("5", 628, 560, 0.25)]
     follow(segmenter, match, cards(*led), 0.0)
     closer = CloserLook(zones, *views)
-    events = hold(segmenter, cards(*led, *fan("66", 860, 480), ("6", 888, 480, 0.15)), 1.0, 1.0,
-                  closer=closer)
-    for event in events:
-        match.apply(event)
+    events = follow(segmenter, match, cards(*led, *fan("66", 860, 480), ("6", 888, 480, 0.15)),
+                    1.0, closer=closer)
     assert closer.asked[0] == 1
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
     if answer == "666":
