@@ -360,8 +360,9 @@ class Pipeline:
                      read: dict[int, list[Detections]]) -> Iterator[Detections]:
         """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales` in turn, as
         the segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels.
-        Each view is read once per frame, kept in ``read`` by seat: a play may be looked at
-        closer for more than one reason, and each look costs a detector run."""
+        Each view is read once while the zone's detections stay in force, kept in ``read`` by
+        seat: a play may be looked at closer for more than one reason, the segmenter asks
+        ahead of its commit (while the picture stands), and each look costs a detector run."""
         views = read.setdefault(seat, [])
         for i, scale in enumerate(self.closer_scales):
             if i == len(views):
@@ -439,6 +440,7 @@ class Pipeline:
         changes = ChangeDetector(self.zones)
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
+        views: dict[int, list[Detections]] = {}  # a zone's closer views, while its detections hold
         size = self.table.image_size
         started = time.perf_counter()
         for frame in self._frames():
@@ -451,6 +453,7 @@ class Pipeline:
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
                 detections = Detections.empty()
+                views = {}
             arrived = time.perf_counter()
             image = frame.image
             if (image.shape[1], image.shape[0]) != size:
@@ -463,9 +466,10 @@ class Pipeline:
                 if self.per_zone:
                     for seat in seats:
                         per_seat[seat] = found[found.data["seat"] == seat]
+                        views.pop(seat, None)
                     found = Detections.merge(per_seat)
                 detections = found
-            closer = (functools.partial(self._look_closer, image, read={})
+            closer = (functools.partial(self._look_closer, image, read=views)
                       if self.per_zone and self.closer_scales else None)
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),
                                                closer=closer):

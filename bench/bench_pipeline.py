@@ -60,7 +60,7 @@ from assistant.pipeline import (
     Pipeline,
     card_detector,
 )
-from tracker.plays import FAINT_CONF, MAX_REVISIONS, MIN_CONF, ROUND_GAP
+from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, ROUND_GAP
 from tracker.score import play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
@@ -233,7 +233,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      nested_below=args.nested_below,
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
-                     max_revisions=args.max_revisions,
+                     max_revisions=args.max_revisions, look_ahead=args.look_ahead,
                      round_gap=args.round_gap).run(on_event)
     if isinstance(detector, CachedDetector):
         detector.save()
@@ -285,6 +285,10 @@ def main() -> int:
     parser.add_argument("--no-revise", dest="max_revisions", action="store_const", const=0,
                         default=MAX_REVISIONS,
                         help="never correct an earlier play when a later one contradicts it")
+    parser.add_argument("--no-look-ahead", dest="look_ahead", action="store_const", const=None,
+                        default=LOOK_AHEAD,
+                        help="read a play's closer views when its window ends, not while its "
+                             "picture stands")
     parser.add_argument("--no-turned-look", dest="turned_look", action="store_false",
                         help="detect each zone crop upright only, not also turned half round")
     parser.add_argument("--closer-scales", type=float, nargs="*", default=list(CLOSER_SCALES),

@@ -87,6 +87,7 @@ rules took it only on that guess about another play.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -103,13 +104,14 @@ from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
-__all__ = ["FAINT_CONF", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook", "PlaySegmenter",
+__all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook", "PlaySegmenter",
            "Prior", "format_play", "match_boxes"]
 
 Event = dict[str, Any]
 
 CloserLook = Callable[[int], Iterable[Detections]]
-"""``seat`` -> its zone's cards in the picture being committed, read again from closer views:
+"""``seat`` -> its zone's cards in the picture being committed (or rehearsed, see
+:meth:`PlaySegmenter.update`), read again from closer views:
 one :class:`Detections` per view, in image pixels, the zone's own boxes only, carrying the
 ``data`` the picture's boxes carry, each view read when it is asked for (see
 :meth:`PlaySegmenter.update`)."""
@@ -125,6 +127,9 @@ detector feeding the segmenter should report boxes down to it."""
 ROUND_GAP = 60.0
 """Default seconds without a play after which an open round is judged as the end of the stream
 judges it (see :class:`PlaySegmenter`)."""
+LOOK_AHEAD = 0.5
+"""Default share of the stability window after which a picture's commit is rehearsed, for the
+closer views it needs to be read before the window ends (see :class:`PlaySegmenter`)."""
 MAX_REVISIONS = 32
 """Default count of other readings of recent plays weighed when the rules refuse a play; it
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
@@ -354,6 +359,9 @@ class PlaySegmenter:
             ``None``: never). Between two rounds a table gathers, shuffles and deals four
             decks, which takes minutes; a turn seldom takes a minute, and the correction needs
             a play that, read with one card changed, ends the round.
+        look_ahead: share of the window after which, when :meth:`update` is given closer
+            views, the picture's commit is rehearsed on a copy of the segmenter, for the views
+            it will ask for to be read within the window (:meth:`_rehearse`; ``None``: never).
     """
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
@@ -365,9 +373,10 @@ class PlaySegmenter:
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
                  second_choice: bool = True, max_revisions: int = MAX_REVISIONS,
-                 round_gap: float | None = ROUND_GAP) -> None:
+                 round_gap: float | None = ROUND_GAP, look_ahead: float | None = LOOK_AHEAD) -> None:
         self.zones = zones
         self.window = window
+        self.look_ahead = look_ahead
         self.min_conf = min_conf
         self.faint_conf = faint_conf
         self.review_conf = review_conf
@@ -393,6 +402,7 @@ class PlaySegmenter:
         self._previous = Detections.empty()
         self._stable_since: float | None = None
         self._settled = False
+        self._looked_ahead = False   # the picture's commit was rehearsed (see ``look_ahead``)
         self._memory = Detections.empty()      # face-up cards of the current trick
         self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
         # The tricks of the round in play (a count gone wrong shows in the next trick, a rank
@@ -457,7 +467,10 @@ class PlaySegmenter:
                 taken in if the rules then take the play. And for the zone of the play a
                 refused play answers, when nothing else explains the refusal (the views are
                 read until one does). And for a play held only for an unsure card: it is not
-                held if every view reads the card surely.
+                held if every view reads the card surely. Asked as well, for the same zones,
+                once the picture has stood ``look_ahead`` of the window: the caller that keeps
+                each zone's views until the zone is detected again reads them once, before the
+                commit needs them.
 
         Returns:
             The events committed by this frame, in order (usually none).
@@ -474,12 +487,27 @@ class PlaySegmenter:
         self._previous = current
         if moving or not unchanged or self._stable_since is None:
             self._stable_since = t
-            self._settled = False
-        if self._settled or t - self._stable_since < self.window:
+            self._settled = self._looked_ahead = False
+        if self._settled:
+            return events
+        if t - self._stable_since < self.window:
+            if (closer is not None and self.look_ahead is not None and not self._looked_ahead
+                    and t - self._stable_since >= self.look_ahead * self.window):
+                self._looked_ahead = True
+                self._rehearse(current, self.face_up(detections, faint=True), t, closer=closer)
             return events
         self._settled = True
         return events + self._commit(current, self.face_up(detections, faint=True), t,
                                      closer=closer)
+
+    def _rehearse(self, current: Detections, faint: Detections, t: float, *,
+                  closer: CloserLook) -> None:
+        """Commit the picture on a copy of the segmenter, its events thrown away, so that
+        ``closer`` reads now the views the commit will ask for: a caller that keeps each
+        zone's views until the zone changes has them at hand when the window ends (each view
+        costs a detector run on an enlarged zone, too long to wait for after it)."""
+        unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior}
+        copy.deepcopy(self, unchanged_by_a_commit)._commit(current, faint, t, closer=closer)
 
     def finish(self) -> list[Event]:
         """The events the end of the stream calls for (once, when the source has ended).

@@ -235,6 +235,26 @@ def test_a_zone_looked_at_closer_twice_in_a_frame_is_read_once_per_scale(monkeyp
     assert all(again is first for first, again in zip(*looks))
 
 
+def test_the_closer_views_are_read_ahead_of_the_commit_and_anew_when_the_zone_changes():
+    # Two kings lie long enough for their commit to be rehearsed, their zone read closer; a
+    # third lands before the window ends: the zone is detected again, and read closer again.
+    detector = FaintUnlessEnlarged()
+    kings = [(BLUE_KING, 600, 140), (BLUE_KING, 648, 140)]
+    frames = film([(1.0, []), (0.5, kings), (2.0, [*kings, (BLUE_KING, 696, 140)])])
+    crops = [(height, width) for width, height in SeatZones(LAYOUT).crop_sizes]
+    views, events = [], []
+    Pipeline(frames, LAYOUT, detector).run(
+        lambda event: events.append((event, len(detector.sizes))),
+        on_frame=lambda frame, found: views.append(len(detector.sizes)))
+    ((event, read_by_then),) = events
+    assert (event["seat"], event["cards"]) == (3, "KKK")
+    assert "took in K (conf 0.140), counted when its zone was read closer" in event["reason"]
+    height, width = crops[3]
+    assert [size for size in detector.sizes if size not in crops] == 2 * [
+        (round(height * scale), round(width * scale)) for scale in CLOSER_SCALES]
+    assert read_by_then in views   # nothing read in the frame that committed the play
+
+
 class LoosenableNms(FaintUnlessEnlarged):
     """:class:`FaintUnlessEnlarged` with an NMS threshold: loosened, a copy noting its own
     views."""

@@ -316,19 +316,41 @@ def test_a_faint_card_of_the_plays_rank_beside_it_holds_the_play_for_review(zone
 
 class CloserLook:
     """Scripted closer views of the table (``views``: the cards each counts), each giving the
-    cards in the zone asked about, noting the seats it was asked about and how many views
-    were read."""
+    cards in the zone asked about, each read once as the pipeline reads it (the segmenter asks
+    ahead of its commit too), noting the seats whose zone was read and how many views were."""
 
     def __init__(self, zones, *views):
         self.zones, self.views, self.asked, self.read = zones, views, [], 0
+        self._seen: dict[int, list] = {}
 
     def __call__(self, seat):
-        self.asked.append(seat)
-        for view in self.views:
-            self.read += 1
-            found = cards(*view)
-            owner = self.zones.trigger(found)
-            yield found[owner == seat].with_data(seat=owner[owner == seat])
+        if seat not in self._seen:
+            self.asked.append(seat)
+        seen = self._seen.setdefault(seat, [])
+        for i, view in enumerate(self.views):
+            if i == len(seen):
+                self.read += 1
+                found = cards(*view)
+                owner = self.zones.trigger(found)
+                seen.append(found[owner == seat].with_data(seat=owner[owner == seat]))
+            yield seen[i]
+
+
+@pytest.mark.parametrize(("look_ahead", "read_at"), [(0.5, 0.3), (None, 0.5)])
+def test_the_closer_views_a_commit_needs_are_asked_while_the_picture_stands(zones, look_ahead,
+                                                                             read_at):
+    # Half-way through the window the commit is rehearsed: the zone's views are read then, so
+    # the commit, when the window ends, finds them read (the caller keeps them).
+    closer = CloserLook(zones, [*UNSURE_ACES[:1], ("A", 634, 560, 0.8)])
+    segmenter = PlaySegmenter(zones, window=0.5, look_ahead=look_ahead)
+    frames = [(i / 10, segmenter.update(cards(*UNSURE_ACES), i / 10, closer=closer),
+               list(closer.asked)) for i in range(10)]
+    asked_at = next(t for t, _, asked in frames if asked)
+    committed_at, (event,) = next((t, events) for t, events, _ in frames if events)
+    assert (asked_at, committed_at) == (read_at, 0.5)
+    assert (event["cards"], event["review"]) == ("AA", False)
+    assert closer.asked == [0] and closer.read == 1
+    assert len(segmenter.remembered) == 2   # the rehearsal's commit was thrown away
 
 
 LED_FIVES = [("5", 600, 120, 0.14), ("5", 614, 120, 0.84), ("5", 628, 120, 0.9)]
