@@ -506,7 +506,11 @@ class PlaySegmenter:
         ``closer`` reads now the views the commit will ask for: a caller that keeps each
         zone's views until the zone changes has them at hand when the window ends (each view
         costs a detector run on an enlarged zone, too long to wait for after it)."""
-        unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior}
+        # A commit reads these and never changes them (a trick's checkpoint is replaced, not
+        # changed): shared, they make the copy twice as fast.
+        unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior,
+                                 **{id(trick.checkpoint): trick.checkpoint
+                                    for trick in self._tricks}}
         copy.deepcopy(self, unchanged_by_a_commit)._commit(current, faint, t, closer=closer)
 
     def finish(self) -> list[Event]:
