@@ -129,6 +129,11 @@ class PipelineStats:
     latencies: list[float] = field(default_factory=list)
     """Seconds from the arrival of the frame that completed a play's stability window to its
     event being handed over, one per event."""
+    slowest_frame: float = 0.0
+    """Seconds the slowest frame but the first took, from its arrival to the end of its
+    events (the first detects every zone and warms the detector up): one that detects many
+    zones afresh (a trick gathered) or reads a zone closer ahead of a commit. A live camera's
+    next frames wait meanwhile."""
     capture: CaptureStats | None = None
     """The capture's own counters (dropped frames, reconnects)."""
 
@@ -478,8 +483,11 @@ class Pipeline:
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
                 on_frame(frame, detections[self.segmenter.counts(detections)])
+            done = time.perf_counter()
+            if self.stats.frames:
+                self.stats.slowest_frame = max(self.stats.slowest_frame, done - arrived)
             self.stats.frames += 1
-            self.stats.seconds = time.perf_counter() - started
+            self.stats.seconds = done - started
         else:   # the source ended: so did the round filmed, if it was whole
             for event in self.segmenter.finish():
                 self._count(event)
