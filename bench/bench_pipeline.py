@@ -12,9 +12,9 @@ does, and compare with the truth:
   ``events-oracle.jsonl``, ``events-operator.jsonl``) for a closer look;
 - speed: frames per second end to end (decoding the 1280×720 video included), and latency:
   the wall time from the arrival of the frame that completes a play's stability window to its
-  event (``PipelineStats.latencies``), the slowest frame (``PipelineStats.slowest_frame``: most
-  often one where a gathered trick has every zone detected afresh), plus how late in video time each play was
-  committed after its cards came to rest (window included).
+  event (``PipelineStats.latencies``), the slowest frame (``PipelineStats.slowest_frame``:
+  most often one where every zone is detected afresh), plus how late in video time each play
+  was committed after its cards came to rest (window included).
 
 Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [--max-plays N]
       [--rounds N]
@@ -324,7 +324,8 @@ def main() -> int:
               f"{s.detector_calls} detector runs in {s.detector_seconds:.1f} s; event latency median "
               f"{1000 * statistics.median(lat) if lat else 0:.1f} ms, 95th percentile "
               f"{1000 * lat[int(0.95 * (len(lat) - 1))] if lat else 0:.1f} ms, max "
-              f"{1000 * max(lat) if lat else 0:.1f} ms, slowest frame {1000 * s.slowest_frame:.1f} ms"
+              f"{1000 * max(lat) if lat else 0:.1f} ms, slowest frame "
+              f"{1000 * s.slowest_frame:.1f} ms"
               + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
                  f"came to rest" if r["lag"] else ""))
     frames_total = sum(r["stats"].frames for r in results)

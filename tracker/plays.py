@@ -104,8 +104,8 @@ from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
-__all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook", "PlaySegmenter",
-           "Prior", "format_play", "match_boxes"]
+__all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook",
+           "PlaySegmenter", "Prior", "format_play", "match_boxes"]
 
 Event = dict[str, Any]
 
@@ -373,7 +373,8 @@ class PlaySegmenter:
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
                  second_choice: bool = True, max_revisions: int = MAX_REVISIONS,
-                 round_gap: float | None = ROUND_GAP, look_ahead: float | None = LOOK_AHEAD) -> None:
+                 round_gap: float | None = ROUND_GAP,
+                 look_ahead: float | None = LOOK_AHEAD) -> None:
         self.zones = zones
         self.window = window
         self.look_ahead = look_ahead
