@@ -926,12 +926,9 @@ class PlaySegmenter:
         camera's scale is most often read surely when enlarged, as a stray box is not read
         at all."""
         unsure = cards.confidence < self.review_conf
-        in_zone = current[current.data["seat"] == seat]
-        wanted = [np.sum(in_zone.class_id == rank) for rank in np.unique(cards.class_id)]
         surest: NDArray[np.float32] | None = None
-        for view in closer(seat):
-            seen = view[self.counts(view)]
-            if [np.sum(seen.class_id == rank) for rank in np.unique(cards.class_id)] != wanted:
+        for seen, more in self._closer_counts(closer, current, seat, np.unique(cards.class_id)):
+            if more.any():
                 return cards.confidence
             on = box_iou(cards.xyxy[unsure], seen.xyxy) >= self.memory_iou
             if not on.any(axis=1).all():
@@ -1297,6 +1294,17 @@ class PlaySegmenter:
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]
         return nearby[np.array(alike, np.int_)]
 
+    def _closer_counts(self, closer: CloserLook, current: Detections, seat: int,
+                       ranks: NDArray[np.int_]) -> Iterator[tuple[Detections, NDArray[np.int_]]]:
+        """Each closer view of ``seat``'s zone in turn, read as it is asked for: its boxes that
+        count, and of each of ``ranks`` how many more of them it counts than ``current`` (the
+        picture's cards that count) holds in the zone."""
+        in_zone = current[current.data["seat"] == seat]
+        held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
+        for view in closer(seat):
+            seen = view[self.counts(view)]
+            yield seen, np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
+
     def _counted_closer(self, closer: CloserLook, current: Detections, seat: int,
                         ranks: NDArray[np.int_], alike: Detections) -> Detections:
         """The cards of ``ranks`` that the closer views of ``seat``'s zone count: of each rank,
@@ -1314,13 +1322,9 @@ class PlaySegmenter:
         play, with half its size more on each side, was about twice as fast and knew less (21
         and 1 of 613). Read with the pipeline's looser NMS and taking in past the faint cards,
         the views took cards into 32 plays of those rounds, all of them right."""
-        in_zone = current[current.data["seat"] == seat]
         more: NDArray[np.int_] | None = None   # of each rank, the fewest more any view counts
         first = Detections.empty()
-        for view in closer(seat):
-            seen = view[self.counts(view)]
-            counted = np.array([np.sum(seen.class_id == rank) - np.sum(in_zone.class_id == rank)
-                                for rank in ranks])
+        for seen, counted in self._closer_counts(closer, current, seat, ranks):
             if more is None:
                 more, first = counted, seen
             else:
@@ -1329,6 +1333,7 @@ class PlaySegmenter:
                 break
         if more is None:
             return Detections.empty()
+        in_zone = current[current.data["seat"] == seat]
         taken = []
         for rank, count in zip(ranks, np.maximum(more, 0)):
             faint = alike[alike.class_id == rank][:count]
