@@ -927,7 +927,8 @@ class PlaySegmenter:
         at all."""
         unsure = cards.confidence < self.review_conf
         surest: NDArray[np.float32] | None = None
-        for seen, more in self._closer_counts(closer, current, seat, np.unique(cards.class_id)):
+        in_zone = current[current.data["seat"] == seat]
+        for seen, more in self._closer_counts(closer, seat, in_zone, np.unique(cards.class_id)):
             if more.any():
                 return cards.confidence
             on = box_iou(cards.xyxy[unsure], seen.xyxy) >= self.memory_iou
@@ -1294,12 +1295,11 @@ class PlaySegmenter:
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]
         return nearby[np.array(alike, np.int_)]
 
-    def _closer_counts(self, closer: CloserLook, current: Detections, seat: int,
+    def _closer_counts(self, closer: CloserLook, seat: int, in_zone: Detections,
                        ranks: NDArray[np.int_]) -> Iterator[tuple[Detections, NDArray[np.int_]]]:
         """Each closer view of ``seat``'s zone in turn, read as it is asked for: its boxes that
-        count, and of each of ``ranks`` how many more of them it counts than ``current`` (the
-        picture's cards that count) holds in the zone."""
-        in_zone = current[current.data["seat"] == seat]
+        count, and of each of ``ranks`` how many more of them it counts than ``in_zone`` (the
+        picture's cards that count in the zone) holds."""
         held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
         for view in closer(seat):
             seen = view[self.counts(view)]
@@ -1322,9 +1322,10 @@ class PlaySegmenter:
         play, with half its size more on each side, was about twice as fast and knew less (21
         and 1 of 613). Read with the pipeline's looser NMS and taking in past the faint cards,
         the views took cards into 32 plays of those rounds, all of them right."""
+        in_zone = current[current.data["seat"] == seat]
         more: NDArray[np.int_] | None = None   # of each rank, the fewest more any view counts
         first = Detections.empty()
-        for seen, counted in self._closer_counts(closer, current, seat, ranks):
+        for seen, counted in self._closer_counts(closer, seat, in_zone, ranks):
             if more is None:
                 more, first = counted, seen
             else:
@@ -1333,7 +1334,6 @@ class PlaySegmenter:
                 break
         if more is None:
             return Detections.empty()
-        in_zone = current[current.data["seat"] == seat]
         taken = []
         for rank, count in zip(ranks, np.maximum(more, 0)):
             faint = alike[alike.class_id == rank][:count]
