@@ -506,7 +506,11 @@ class PlaySegmenter:
         """Commit the picture on a copy of the segmenter, its events thrown away, so that
         ``closer`` reads now the views the commit will ask for: a caller that keeps each
         zone's views until the zone changes has them at hand when the window ends (each view
-        costs a detector run on an enlarged zone, too long to wait for after it)."""
+        costs a detector run on an enlarged zone, too long to wait for after it). A picture
+        with no new card asks for no view: it is not rehearsed (a hand that passed without
+        laying cards, a gathered trick)."""
+        if not len(self._sort(current).new):
+            return
         # A commit reads these and never changes them (a trick's checkpoint is replaced, not
         # changed): shared, they make the copy twice as fast.
         unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior,
@@ -562,42 +566,50 @@ class PlaySegmenter:
 
     # -- committing a stable picture -------------------------------------------------------
 
-    def _commit(self, current: Detections, faint: Detections, t: float, *,
-                closer: CloserLook | None) -> list[Event]:
-        events: list[Event] = []
+    def _sort(self, current: Detections) -> _Sorted:
+        """The stable picture's face-up cards ``current`` sorted against what the segmenter
+        remembers (nothing changed: :meth:`_commit` acts on it)."""
         known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover,
                             same_place=self.reread_iou)
         seen_before = known >= 0
         still_visible = int(seen_before.sum())
         gathered = self.gather.gathered(remembered=len(self._memory), still_visible=still_visible)
-        if gathered:
-            events.append(self._numbered({
-                "type": "collect", "t": round(t, 3), "source": "vision",
-                "conf": self.gather.confidence(remembered=len(self._memory),
-                                               still_visible=still_visible)}))
-            self._leftovers = current[seen_before]
-            self._memory = Detections.empty()
-            if self._tricks:
-                self._tricks[-1].gathered = True
-            seen_before = np.zeros(len(current), bool)
+        if gathered:   # what is still seen of the gathered trick is stragglers from now on
+            leftovers, seen_before = current[seen_before], np.zeros(len(current), bool)
         else:
-            # What is seen of a remembered card replaces its old box: a card later laid on
-            # top of it is then told apart by place, not confused with the covered one.
-            xyxy = self._memory.xyxy.copy()
-            xyxy[known[seen_before]] = current.xyxy[seen_before]
-            self._memory = replace(self._memory, xyxy=xyxy)
+            leftovers = self._leftovers
             # A remembered card found twice, its whole box and a piece of it inside that box,
             # is one card: the piece is no new card.
             seen_before |= _inside_alike(current, current[seen_before], self.memory_cover)
-        if len(self._leftovers):
-            stray = match_boxes(current, self._leftovers, iou=self.memory_iou,
-                                cover=self.memory_cover, same_place=self.reread_iou) >= 0
-            self._leftovers = current[stray]
-            seen_before |= stray
-        new = current[~seen_before]
-        if len(new):
-            plays = self._plays(new)
-            if gathered:
+        stray = (match_boxes(current, leftovers, iou=self.memory_iou, cover=self.memory_cover,
+                             same_place=self.reread_iou) >= 0
+                 if len(leftovers) else np.zeros(len(current), bool))
+        return _Sorted(known=known, still_visible=still_visible, gathered=gathered,
+                       stragglers=current[stray], new=current[~(seen_before | stray)])
+
+    def _commit(self, current: Detections, faint: Detections, t: float, *,
+                closer: CloserLook | None) -> list[Event]:
+        events: list[Event] = []
+        picture = self._sort(current)
+        if picture.gathered:
+            events.append(self._numbered({
+                "type": "collect", "t": round(t, 3), "source": "vision",
+                "conf": self.gather.confidence(remembered=len(self._memory),
+                                               still_visible=picture.still_visible)}))
+            self._memory = Detections.empty()
+            if self._tricks:
+                self._tricks[-1].gathered = True
+        else:
+            # What is seen of a remembered card replaces its old box: a card later laid on
+            # top of it is then told apart by place, not confused with the covered one.
+            seen = picture.known >= 0
+            xyxy = self._memory.xyxy.copy()
+            xyxy[picture.known[seen]] = current.xyxy[seen]
+            self._memory = replace(self._memory, xyxy=xyxy)
+        self._leftovers = picture.stragglers
+        if len(picture.new):
+            plays = self._plays(picture.new)
+            if picture.gathered:
                 plays = self._set_aside_swept(plays)
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
@@ -1360,6 +1372,22 @@ class _Reading:
     """Cards changed, plus how sure the evidence against the change was."""
     late: bool = False
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Sorted:
+    """A stable picture's face-up cards sorted against the trick's remembered cards."""
+
+    known: NDArray[np.int_]
+    """For each card, the remembered card it is (an index), or -1."""
+    still_visible: int
+    """Remembered cards seen in the picture."""
+    gathered: bool
+    """Whether the trick was gathered: (almost) none of its cards is seen any more."""
+    stragglers: Detections
+    """Cards of a gathered trick seen still, never new (from now on, if it is gathered now)."""
+    new: Detections
+    """The cards seen for the first time: the picture's plays."""
 
 
 @dataclass(slots=True)

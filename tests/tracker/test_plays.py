@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -351,6 +353,24 @@ def test_the_closer_views_a_commit_needs_are_asked_while_the_picture_stands(zone
     assert (event["cards"], event["review"]) == ("AA", False)
     assert closer.asked == [0] and closer.read == 1
     assert len(segmenter.remembered) == 2   # the rehearsal's commit was thrown away
+
+
+def test_only_a_picture_with_new_cards_is_rehearsed(zones, monkeypatch):
+    # A rehearsal copies the segmenter; a picture that only shows the trick's cards again (a
+    # hand passed over the table and laid nothing) asks for no view, and is not copied.
+    copies = []
+    deepcopy = copy.deepcopy
+    monkeypatch.setattr(copy, "deepcopy", lambda *args: copies.append(1) or deepcopy(*args))
+    segmenter, closer = PlaySegmenter(zones, window=0.5), CloserLook(zones)
+    aces = cards(*UNSURE_ACES)
+    assert plays(hold(segmenter, aces, 0.0, 1.0, closer=closer)) == [(0, "AA")]
+    assert len(copies) == 1
+    assert hold(segmenter, aces, 1.0, 0.3, moving=True, closer=closer) == []
+    assert hold(segmenter, aces, 1.3, 1.0, closer=closer) == []
+    assert len(copies) == 1
+    kings = cards(*UNSURE_ACES, *fan("KK", 880, 500))
+    assert plays(hold(segmenter, kings, 2.3, 1.0, closer=closer)) == [(1, "KK")]
+    assert len(copies) == 2
 
 
 LED_FIVES = [("5", 600, 120, 0.14), ("5", 614, 120, 0.84), ("5", 628, 120, 0.9)]
