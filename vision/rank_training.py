@@ -9,20 +9,23 @@ exported to ONNX for :class:`vision.classifier.RankClassifier`.
 Typical use (what ``gouji train-ranks`` does)::
 
     def epoch_crops(epoch: int) -> CropSet:    # new box disturbances every epoch
-        return crop_set([Path("datasets/synth-s1-n12000")], seed=10 * epoch)
+        return crop_set([Path("datasets/synth-s1-n12000")], seed=10 * epoch, workers=8)
 
-    train_ranks(RankTrainConfig(train=epoch_crops, val={"synthetic": heldout_crops}))
+    train_ranks(RankTrainConfig(train=epoch_crops, val={"synthetic": heldout_crops},
+                                device="cuda"))    # or the default "cpu": the same files
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,6 +40,9 @@ from vision.classifier import (
     index_crops,
 )
 from vision.train import measure_speed
+
+if TYPE_CHECKING:
+    from vision.evaluate import LabelledImage
 
 __all__ = ["CropSet", "RankTrainConfig", "build_network", "crop_set", "export_classifier",
            "load_weights", "train_ranks"]
@@ -65,7 +71,7 @@ class CropSet:
 
 
 def crop_set(folders: Sequence[Path], *, seed: int, jitter: float = BOX_JITTER,
-             repeat: int = 1, limit: int | None = None) -> CropSet:
+             repeat: int = 1, limit: int | None = None, workers: int = 1) -> CropSet:
     """Crops of every labelled box in YOLO folders, each box disturbed by up to ``jitter``.
 
     Args:
@@ -74,26 +80,41 @@ def crop_set(folders: Sequence[Path], *, seed: int, jitter: float = BOX_JITTER,
         jitter: largest move of a box side, as a fraction of the box size (0: exact boxes).
         repeat: crops per box (each with its own disturbance).
         limit: read at most this many images per folder.
+        workers: processes cutting the crops (the crops do not depend on it: every box's
+            disturbance is drawn here, in order, from the label files alone).
     """
-    from vision.detector import read_image
     from vision.evaluate import load_yolo_folder
 
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
     rng = np.random.default_rng(seed)
-    crops, labels = [], []
+    items, moves = [], []
     for folder in folders:
         for item in load_yolo_folder(folder)[:limit]:
-            image = read_image(item.path)
-            truth = item.truth(image.shape)
-            if not len(truth):
-                continue
-            for _ in range(repeat):
-                size = np.repeat(truth.xyxy[:, 2:] - truth.xyxy[:, :2], 2, axis=0).reshape(-1, 4)
-                moved = truth.xyxy + rng.uniform(-jitter, jitter, truth.xyxy.shape) * size
-                crops.append(index_crops(image, moved))
-                labels.append(truth.class_id.astype(np.int64))
-    if not crops:
+            if len(item.class_id):
+                items.append(item)
+                moves.append(rng.uniform(-jitter, jitter, (repeat, len(item.class_id), 4)))
+    if not items:
         raise ValueError(f"no labelled boxes in {[str(f) for f in folders]}")
+    if workers == 1:
+        crops = list(map(_cut, items, moves))
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            crops = list(pool.map(_cut, items, moves,
+                                  chunksize=max(1, len(items) // (8 * workers))))
+    labels = [np.tile(item.class_id.astype(np.int64), repeat) for item in items]
     return CropSet(np.concatenate(crops), np.concatenate(labels))
+
+
+def _cut(item: LabelledImage, moves: NDArray[np.float64]) -> NDArray[np.uint8]:
+    """The crops of one image's boxes, each repeat's boxes moved by ``moves[k]`` times the box
+    size, ``(repeat * n, CROP_HEIGHT, CROP_WIDTH, 3)``."""
+    from vision.detector import read_image
+
+    image = read_image(item.path)
+    xyxy = item.truth(image.shape).xyxy
+    size = np.repeat(xyxy[:, 2:] - xyxy[:, :2], 2, axis=0).reshape(-1, 4)
+    return np.concatenate([index_crops(image, xyxy + move * size) for move in moves])
 
 
 def build_network() -> Any:
@@ -174,6 +195,10 @@ class RankTrainConfig:
     """Peak AdamW learning rate."""
     threads: int = 1
     """Torch threads."""
+    device: str = "cpu"
+    """Torch device the network trains and is scored on (``"cpu"``, ``"cuda"``, ``"cuda:1"``);
+    the crops are cut, batched and disturbed on the CPU, and the checkpoints and the export are
+    written from a CPU copy, the same files wherever it trained."""
     weights: Path | None = None
     """A classifier checkpoint to fine-tune from."""
     out: Path = Path("runs/ranks")
@@ -205,16 +230,23 @@ def _to_tensor(crops: NDArray[np.uint8]) -> Any:
     return torch.from_numpy(crops_to_blob(crops))
 
 
-def _accuracy(model: Any, crops: CropSet, batch: int = 512) -> float:
+def _accuracy(model: Any, crops: CropSet, *, device: str = "cpu", batch: int = 512) -> float:
     import torch
 
     model.eval()
     right = 0
     with torch.no_grad():
         for start in range(0, len(crops), batch):
-            logits = model(_to_tensor(crops.crops[start:start + batch]))
-            right += int((logits.argmax(1).numpy() == crops.labels[start:start + batch]).sum())
+            logits = model(_to_tensor(crops.crops[start:start + batch]).to(device))
+            right += int((logits.argmax(1).cpu().numpy()
+                          == crops.labels[start:start + batch]).sum())
     return right / max(len(crops), 1)
+
+
+def _cpu_copy(model: Any) -> Any:
+    """A copy of ``model`` on the CPU: checkpoints and exports are written from it, so they are
+    the same files whatever device trained the model."""
+    return copy.deepcopy(model).cpu()
 
 
 def train_ranks(config: RankTrainConfig) -> Path:
@@ -228,6 +260,7 @@ def train_ranks(config: RankTrainConfig) -> Path:
     model = build_network()
     if config.weights is not None:
         load_weights(model, torch.load(config.weights, map_location="cpu")["model"])
+    model.to(config.device)
     train = config.train
     draw: Callable[[int], CropSet] = train if callable(train) else lambda _: train
     crops = draw(0)
@@ -249,8 +282,8 @@ def train_ranks(config: RankTrainConfig) -> Path:
         # The schedule counts the first epoch's steps; a later draw must not outrun it.
         for step in range(min(steps_per_epoch, -(-len(crops) // config.batch))):
             index = np.sort(order[step * config.batch:(step + 1) * config.batch])
-            inputs = _augment(_to_tensor(crops.crops[index]), generator)
-            loss = loss_fn(model(inputs), labels[index])
+            inputs = _augment(_to_tensor(crops.crops[index]), generator).to(config.device)
+            loss = loss_fn(model(inputs), labels[index].to(config.device))
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -258,13 +291,14 @@ def train_ranks(config: RankTrainConfig) -> Path:
             total_loss += float(loss.detach())
         row = {"epoch": epoch + 1, "loss": round(total_loss / steps_per_epoch, 4),
                "seconds": round(time.perf_counter() - started, 1),
-               **{f"{name}_accuracy": round(_accuracy(model, held_out), 4)
+               **{f"{name}_accuracy": round(_accuracy(model, held_out, device=config.device), 4)
                   for name, held_out in config.val.items()}}
         history.append(row)
         print(json.dumps(row), flush=True)
-        torch.save({"model": model.state_dict(), "history": history}, config.out / "last.pt")
+        torch.save({"model": _cpu_copy(model).state_dict(), "history": history},
+                   config.out / "last.pt")
         (config.out / "history.json").write_text(json.dumps(history, indent=1))
-    out = export_classifier(model, config.export_to)
+    out = export_classifier(_cpu_copy(model), config.export_to)
     write_classifier_card(out, command=config.command, history=history,
                           sizes={"training crops per epoch": len(crops),
                                  **{f"{k} held-out crops": len(v) for k, v in config.val.items()}})

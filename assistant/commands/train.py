@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -85,6 +86,11 @@ def register(subparsers: Any) -> None:
     ranks.add_argument("--lr", type=float, default=0.003, help="peak learning rate (default 0.003)")
     ranks.add_argument("--threads", type=_positive_int, default=1,
                        help="torch threads (default 1)")
+    ranks.add_argument("--device", default="cpu",
+                       help="torch device to train on: cpu, cuda or cuda:N (default cpu)")
+    ranks.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                       help="processes cutting the crops and writing missing sets (default 1; "
+                            "the crops do not depend on it)")
     ranks.add_argument("--name", default="ranks", help="run name under runs/ (default ranks)")
     ranks.add_argument("--export-to", type=Path, metavar="ONNX",
                        help="where the ONNX model goes (default models/gouji-ranks.onnx)")
@@ -98,7 +104,10 @@ def _training_set_options(parser: Any) -> None:
     parser.add_argument("--count", type=_positive_int, default=12000,
                         help="tiles per training set (default 12000)")
     parser.add_argument("--real", action="store_true",
-                        help="also train on the training split of ../shared/data/real-cards-edje")
+                        help="also train on the training split of the real photos")
+    parser.add_argument("--real-dir", type=Path, metavar="DIR",
+                        help="the real photos (default: $GOUJI_REAL_CARDS or "
+                             "../shared/data/real-cards-edje next to the repository)")
     parser.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
                         help="where generated sets are written and reused (default datasets/)")
 
@@ -130,9 +139,10 @@ def run_train(args: argparse.Namespace) -> int:
     from vision import train as training
 
     command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
+    real_dir = _real_dir(args)
     real_val = None
     if args.real or args.export_only:
-        real_val = training.prepare_real(args.datasets / "real-cards-edje")[1]
+        real_val = training.prepare_real(args.datasets / "real-cards-edje", real_dir)[1]
     if args.export_only:
         out = training.export(args.export_only, args.export_to or training.DEFAULT_ONNX,
                               command=command, synth_val=_synth_val(args), real_val=real_val)
@@ -140,7 +150,8 @@ def run_train(args: argparse.Namespace) -> int:
         return 0
     data = args.data or training.prepare_data(
         args.datasets, seeds=args.seed, count=args.count, val_seed=args.val_seed,
-        val_count=args.val_count, real=args.real, workers=max(1, args.workers))
+        val_count=args.val_count, real=args.real, real_dir=real_dir,
+        workers=max(1, args.workers))
     config = training.TrainConfig(
         data=data, model=training.ModelSpec(args.model, args.width, args.depth),
         weights=args.weights, resume=args.resume, epochs=args.epochs, hours=args.hours,
@@ -152,6 +163,14 @@ def run_train(args: argparse.Namespace) -> int:
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")
     return 0
+
+
+def _real_dir(args: argparse.Namespace) -> Path:
+    """``--real-dir``, else ``$GOUJI_REAL_CARDS``, else the photos beside the repository: where
+    ``gouji eval`` finds them too."""
+    from vision.train import REAL_DIR
+
+    return args.real_dir or Path(os.environ.get("GOUJI_REAL_CARDS") or REAL_DIR)
 
 
 def _synth_val(args: argparse.Namespace) -> Path:
@@ -166,24 +185,32 @@ def run_train_ranks(args: argparse.Namespace) -> int:
     from vision.classifier import DEFAULT_CLASSIFIER
     from vision.evaluate import heldout_synthetic_set
 
-    folders = [training.synthetic_set(args.datasets, seed=seed, count=args.count)
-               for seed in args.seed]
-    real_train, real_val = training.prepare_real(args.datasets / "real-cards-edje")
+    workers = args.workers
+    folders = [training.synthetic_set(args.datasets, seed=seed, count=args.count,
+                                      workers=workers) for seed in args.seed]
+    val = {"synthetic": rank_training.crop_set([heldout_synthetic_set(workers=workers)], seed=2,
+                                               workers=workers)}
+    real_dir = _real_dir(args)
+    real_train: list[Path] = []
+    if args.real or real_dir.is_dir():  # the held-out photos are scored whenever they are there
+        train_images, real_val = training.prepare_real(args.datasets / "real-cards-edje", real_dir)
+        val["real"] = rank_training.crop_set([real_val.parent / "val"], seed=3, workers=workers)
+        if args.real:
+            real_train = [train_images.parent]
 
     def epoch_crops(epoch: int) -> rank_training.CropSet:
         """Each epoch cuts the boxes with new disturbances (epoch 0: seeds 0 and 1)."""
-        parts = [rank_training.crop_set(folders, seed=10 * epoch)]
-        if args.real:
-            parts.append(rank_training.crop_set([real_train.parent], seed=10 * epoch + 1,
-                                                repeat=3))
+        parts = [rank_training.crop_set(folders, seed=10 * epoch, workers=workers)]
+        if real_train:
+            parts.append(rank_training.crop_set(real_train, seed=10 * epoch + 1, repeat=3,
+                                                workers=workers))
         return rank_training.CropSet.concatenate(parts)
 
-    val = {"synthetic": rank_training.crop_set([heldout_synthetic_set()], seed=2),
-           "real": rank_training.crop_set([real_val.parent / "val"], seed=3)}
     print("held out: " + ", ".join(f"{len(v)} {k} crops" for k, v in val.items()), flush=True)
     out = rank_training.train_ranks(rank_training.RankTrainConfig(
         train=epoch_crops, val=val, epochs=args.epochs, batch=args.batch, lr=args.lr,
-        threads=args.threads, weights=args.weights, out=Path("runs") / args.name,
+        threads=args.threads, device=args.device, weights=args.weights,
+        out=Path("runs") / args.name,
         export_to=args.export_to or DEFAULT_CLASSIFIER,
         command="gouji " + shlex.join(sys.argv[1:])))
     print(f"exported {out}")

@@ -8,13 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
+from assistant.cli import build_parser
+from assistant.commands.train import _real_dir
 from vision.classes import CLASS_NAMES, class_id
 from vision.train import (
+    REAL_DIR,
     ModelSpec,
     checkpoint_record,
     model_yaml,
     prepare_data,
     prepare_real,
+    read_results_csv,
     real_split,
     write_model_card,
 )
@@ -106,3 +110,29 @@ def test_prepare_data_lists_every_training_set_and_the_held_out_one(real_dir: Pa
     assert f"val: {tmp_path / 'synth-s2-n2/images'}" in data
     with pytest.raises(ValueError, match="held-out seed 2 is also a training seed"):
         prepare_data(tmp_path, seeds=[2], count=2, val_seed=2, val_count=2)
+
+
+def test_results_csv_reads_as_ultralytics_records_it(tmp_path: Path):
+    # What Ultralytics appends after each epoch ("%.6g" numbers), read without polars.
+    csv = tmp_path / "results.csv"
+    csv.write_text("epoch,time,metrics/mAP50(B),lr/pg0\n1,26.2614,0.87418,0.002\n"
+                   "2,51.9,0.9,1e-05\n")
+    assert read_results_csv(csv) == {"epoch": [1, 2], "time": [26.2614, 51.9],
+                                     "metrics/mAP50(B)": [0.87418, 0.9], "lr/pg0": [0.002, 1e-05]}
+    assert checkpoint_record({"train_results": read_results_csv(csv)})["epochs"] == 2
+    assert read_results_csv(tmp_path / "missing.csv") == {}
+    csv.write_text("epoch,time\n1,2.5\n2\n")  # a row cut short
+    assert read_results_csv(csv) == {}
+
+
+def test_training_commands_take_a_device_workers_and_the_real_photos(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch):
+    parse = build_parser().parse_args
+    args = parse(["train-ranks", "--device", "cuda", "--workers", "3"])
+    assert (args.device, args.workers) == ("cuda", 3)
+    assert (parse(["train-ranks"]).device, parse(["train-ranks"]).workers) == ("cpu", 1)
+    monkeypatch.delenv("GOUJI_REAL_CARDS", raising=False)
+    assert _real_dir(args) == REAL_DIR
+    monkeypatch.setenv("GOUJI_REAL_CARDS", str(tmp_path / "env"))
+    assert _real_dir(args) == tmp_path / "env"
+    assert _real_dir(parse(["train", "--real-dir", str(tmp_path / "opt")])) == tmp_path / "opt"
