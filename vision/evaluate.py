@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import itertools
 import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
@@ -44,6 +45,7 @@ __all__ = [
     "CARD_OUTCOMES",
     "IOU_THRESHOLDS",
     "Evaluation",
+    "LabelReading",
     "LabelledImage",
     "average_precision",
     "box_iou",
@@ -52,10 +54,16 @@ __all__ = [
     "evaluate_images",
     "heldout_synthetic_set",
     "load_yolo_folder",
+    "read_labelled_images",
+    "read_labels",
 ]
 
 IOU_THRESHOLDS: NDArray[np.float64] = np.linspace(0.5, 0.95, 10)
 """COCO's IoU thresholds 0.50, 0.55 … 0.95."""
+
+SIZE_BANDS = (25, 40, 60, 90)
+"""Edges of the bands of a box's short side, in pixels, by which :class:`LabelReading` tells
+how well small and large cards are read."""
 
 RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
 """COCO's 101 recall points at which the precision envelope is sampled."""
@@ -194,6 +202,74 @@ class Evaluation:
         lines.append("class   AP50    AP50-95")
         lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelReading:
+    """How a rank classifier reads the labelled boxes themselves: the cascade's misreadings
+    that are the classifier's own, told apart from those of the detector's boxes."""
+
+    boxes: int
+    """Labelled boxes read."""
+    right: int
+    """Boxes read as their labelled rank."""
+    bands: dict[str, tuple[int, int]]
+    """Boxes and boxes read right by band of the short side (:data:`SIZE_BANDS`), by the
+    band's name (``"<25 px"``, ``"25-40 px"`` … ``"90+ px"``); empty bands left out."""
+    confusions: dict[str, int]
+    """Misreadings by ``"true->read"`` rank names, commonest first."""
+
+    @property
+    def accuracy(self) -> float:
+        """Share of the boxes read as their labelled rank."""
+        return self.right / self.boxes if self.boxes else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able dict."""
+        return {"boxes": self.boxes, "accuracy": round(self.accuracy, 4),
+                "bands": {name: {"boxes": n, "accuracy": round(right / n, 4)}
+                          for name, (n, right) in self.bands.items()},
+                "confusions": dict(self.confusions)}
+
+    def format(self, most: int = 6) -> str:
+        """One line for people, with the ``most`` commonest misreadings."""
+        bands = ", ".join(f"{name} {right / n:.1%}" for name, (n, right) in self.bands.items())
+        confusions = ", ".join(f"{pair} {n}" for pair, n in list(self.confusions.items())[:most])
+        return (f"classifier on the labelled boxes: {self.accuracy:.1%} of {self.boxes} read "
+                f"right; by short side {bands}"
+                + (f"; commonest misreadings {confusions}" if confusions else ""))
+
+
+def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) -> LabelReading:
+    """Score the class ids ``read`` for each image's truth boxes against their labels.
+
+    >>> truth = Detections(xyxy=np.array([[0, 0, 20, 30], [0, 0, 50, 70]], np.float32),
+    ...                    confidence=np.ones(2, np.float32), class_id=np.array([1, 11]))
+    >>> reading = read_labels([truth], [np.array([1, 1])])
+    >>> reading.accuracy, reading.bands, reading.confusions
+    (0.5, {'<25 px': (1, 1), '40-60 px': (1, 0)}, {'A->4': 1})
+    """
+    if len(truths) != len(read):
+        raise ValueError(f"{len(read)} readings for {len(truths)} labelled images")
+    labels = np.concatenate([t.class_id for t in truths]).astype(np.int_) if truths else \
+        np.zeros(0, np.int_)
+    ids = np.concatenate([np.asarray(r, np.int_) for r in read]) if read else np.zeros(0, np.int_)
+    if len(ids) != len(labels):
+        raise ValueError(f"{len(ids)} boxes read for {len(labels)} labelled boxes")
+    xyxy = np.concatenate([t.xyxy for t in truths]) if truths else np.zeros((0, 4), np.float32)
+    short = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    band = np.searchsorted(SIZE_BANDS, short, side="right")
+    names = [f"<{SIZE_BANDS[0]} px",
+             *(f"{lo}-{hi} px" for lo, hi in itertools.pairwise(SIZE_BANDS)),
+             f"{SIZE_BANDS[-1]}+ px"]
+    right = ids == labels
+    confusions = collections.Counter(f"{CLASS_NAMES[t]}->{CLASS_NAMES[r]}"
+                                     for t, r in zip(labels[~right], ids[~right]))
+    return LabelReading(
+        boxes=len(labels), right=int(right.sum()),
+        bands={name: (int((band == k).sum()), int(right[band == k].sum()))
+               for k, name in enumerate(names) if (band == k).any()},
+        confusions=dict(confusions.most_common()))
 
 
 def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
@@ -374,6 +450,23 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
         predictions.append(detect(image))
         truths.append(item.truth(image.shape))
     return evaluate(predictions, truths, conf=conf)
+
+
+def read_labelled_images(classify: Callable[[NDArray[np.uint8], NDArray[np.float32]],
+                                            tuple[NDArray[np.int_], Any]],
+                         items: Iterable[LabelledImage]) -> LabelReading:
+    """Read every labelled image's truth boxes with ``classify`` (a
+    :class:`~vision.classifier.RankClassifier`: image and boxes -> class ids, scores) and
+    score the readings (:func:`read_labels`)."""
+    from vision.detector import read_image
+
+    truths, read = [], []
+    for item in items:
+        image = read_image(item.path)
+        truth = item.truth(image.shape)
+        truths.append(truth)
+        read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
+    return read_labels(truths, read)
 
 
 def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: int = HELDOUT_SEED,

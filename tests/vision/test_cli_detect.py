@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
+from tests.vision.test_classifier import BLUE, RED, J, T, colour_weights
+from tests.vision.test_detector import raw_output
 
 # The stand-in model reports a ten and a 2 in the 640x640 input: x1, y1, x2, y2, score, class.
 ROWS = [(80, 230, 120, 290, 0.9, 7), (580, 150, 620, 190, 0.5, 12)]
@@ -175,3 +177,37 @@ def test_eval_defaults_to_the_generated_held_out_set(model, tmp_path, capsys, mo
     assert f"held-out synthetic set: {data}" in out
     assert "images 2, cards 2" in out
     assert "real photos: skipped" in out
+
+
+def test_eval_of_a_cascade_scores_its_classifier_on_the_labelled_boxes(constant_model,
+                                                                      colour_classifier,
+                                                                      tmp_path, capsys):
+    boxes = raw_output([(50, 50, 60, 80, 0, 0.9), (150, 50, 60, 80, 0, 0.9)], num_classes=1)
+    model = constant_model(boxes, metadata={"names": "{0: 'card'}"})
+    classifier = colour_classifier(colour_weights(red=T, blue=J))
+    data = tmp_path / "set"
+    (data / "images").mkdir(parents=True)
+    (data / "labels").mkdir()
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[:, :100], image[:, 100:] = RED, BLUE
+    cv2.imwrite(str(data / "images" / "a.png"), image)
+    # Both cards labelled tens: the second lies on blue, which the classifier reads as a jack.
+    (data / "labels" / "a.txt").write_text("7 0.078125 0.078125 0.09375 0.125\n"
+                                           "7 0.234375 0.078125 0.09375 0.125\n")
+    options = ["--data", str(data), "--real", str(data), "--model", str(model),
+               "--classifier", str(classifier)]
+    assert main(["eval", *options, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for figures in (report["synthetic"], report["real"]):
+        assert figures["classifier_on_labels"]["accuracy"] == 0.5
+        assert figures["classifier_on_labels"]["confusions"] == {"T->J": 1}
+    assert main(["eval", *options]) == 0
+    assert "classifier on the labelled boxes: 50.0% of 2 read right" in capsys.readouterr().out
+
+
+def test_eval_of_a_model_without_classifier_has_no_classifier_figures(model, tmp_path, capsys):
+    data = labelled_folder(tmp_path / "data", ["s0"])
+    assert main(["eval", "--data", str(data), "--real", str(data), "--model", str(model),
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["synthetic"]["classifier_on_labels"] is None

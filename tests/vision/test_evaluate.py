@@ -18,6 +18,8 @@ from vision.evaluate import (
     evaluate_images,
     heldout_synthetic_set,
     load_yolo_folder,
+    read_labelled_images,
+    read_labels,
 )
 
 
@@ -245,6 +247,46 @@ def test_evaluate_images_runs_a_detector_over_a_folder(tmp_path):
     perfect = lambda image: cards((80, 30, 120, 70, "T", 0.9))
     result = evaluate_images(perfect, load_yolo_folder(tmp_path))
     assert (result.map50, result.exact_match, result.images) == (1.0, 1.0, 1)
+
+
+def test_the_classifier_is_scored_on_the_labelled_boxes_by_size_with_its_confusions():
+    truths = [cards((0, 0, 20, 40, "4"), (0, 0, 30, 60, "A"), (0, 0, 100, 140, "6")),
+              cards((0, 0, 95, 130, "8"), (0, 0, 22, 30, "4"))]
+    reading = read_labels(truths, [np.array([class_id(r) for r in "4A6"]),
+                                   np.array([class_id("6"), class_id("A")])])
+    assert (reading.boxes, reading.right, reading.accuracy) == (5, 3, 0.6)
+    # short sides 20, 30, 100 | 95, 22: two under 25 px (one right), one 25-40, two 90+
+    assert reading.bands == {"<25 px": (2, 1), "25-40 px": (1, 1), "90+ px": (2, 1)}
+    assert reading.confusions == {"8->6": 1, "4->A": 1}
+    assert reading.to_json()["bands"]["<25 px"] == {"boxes": 2, "accuracy": 0.5}
+    assert reading.format() == (
+        "classifier on the labelled boxes: 60.0% of 5 read right; by short side <25 px 50.0%, "
+        "25-40 px 100.0%, 90+ px 50.0%; commonest misreadings 8->6 1, 4->A 1")
+
+
+@pytest.mark.parametrize(("read", "message"), [
+    ([np.array([class_id("4")])], "1 readings for 2 labelled images"),
+    ([np.array([class_id("4")]), np.array([], np.int_)], "1 boxes read for 2 labelled boxes"),
+])
+def test_a_reading_must_answer_every_labelled_box(read, message):
+    with pytest.raises(ValueError, match=message):
+        read_labels([cards((0, 0, 20, 40, "4")), cards((0, 0, 20, 40, "5"))], read)
+
+
+def test_read_labelled_images_gives_the_classifier_each_images_truth_boxes(tmp_path):
+    write_image(tmp_path / "images" / "a.png", (100, 200))
+    write_image(tmp_path / "images" / "b.png", (100, 200))   # no label file: no boxes
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n1 0.25 0.25 0.1 0.2\n")
+    asked = []
+
+    def read_tens(image, xyxy):
+        asked.append(np.asarray(xyxy).round().tolist())
+        return np.full(len(xyxy), class_id("T")), np.ones(len(xyxy))
+
+    reading = read_labelled_images(read_tens, load_yolo_folder(tmp_path))
+    assert asked == [[[80, 30, 120, 70], [40, 15, 60, 35]]]
+    assert (reading.boxes, reading.right, reading.confusions) == (2, 1, {"4->T": 1})
 
 
 def test_heldout_synthetic_set_is_generated_once_and_reused(tmp_path):
