@@ -251,12 +251,13 @@ def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) 
     """
     if len(truths) != len(read):
         raise ValueError(f"{len(read)} readings for {len(truths)} labelled images")
-    labels = np.concatenate([t.class_id for t in truths]).astype(np.int_) if truths else \
-        np.zeros(0, np.int_)
-    ids = np.concatenate([np.asarray(r, np.int_) for r in read]) if read else np.zeros(0, np.int_)
+    if not truths:
+        return LabelReading(boxes=0, right=0, bands={}, confusions={})
+    labels = np.concatenate([t.class_id for t in truths]).astype(np.int_)
+    ids = np.concatenate([np.asarray(r, np.int_) for r in read])
     if len(ids) != len(labels):
         raise ValueError(f"{len(ids)} boxes read for {len(labels)} labelled boxes")
-    xyxy = np.concatenate([t.xyxy for t in truths]) if truths else np.zeros((0, 4), np.float32)
+    xyxy = np.concatenate([t.xyxy for t in truths])
     short = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     band = np.searchsorted(SIZE_BANDS, short, side="right")
     names = [f"<{SIZE_BANDS[0]} px",
