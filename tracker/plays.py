@@ -495,13 +495,14 @@ class PlaySegmenter:
             if (closer is not None and self.look_ahead is not None and not self._looked_ahead
                     and t - self._stable_since >= self.look_ahead * self.window):
                 self._looked_ahead = True
-                self._rehearse(current, self.face_up(detections, faint=True), t, closer=closer)
+                self._rehearse(self._sort(current), self.face_up(detections, faint=True), t,
+                               closer=closer)
             return events
         self._settled = True
-        return events + self._commit(current, self.face_up(detections, faint=True), t,
-                                     closer=closer)
+        return events + self._commit(self._sort(current), self.face_up(detections, faint=True),
+                                     t, closer=closer)
 
-    def _rehearse(self, current: Detections, faint: Detections, t: float, *,
+    def _rehearse(self, picture: _Sorted, faint: Detections, t: float, *,
                   closer: CloserLook) -> None:
         """Commit the picture on a copy of the segmenter, its events thrown away, so that
         ``closer`` reads now the views the commit will ask for: a caller that keeps each
@@ -509,14 +510,14 @@ class PlaySegmenter:
         costs a detector run on an enlarged zone, too long to wait for after it). A picture
         with no new card asks for no view: it is not rehearsed (a hand that passed without
         laying cards, a gathered trick)."""
-        if not len(self._sort(current).new):
+        if not len(picture.new):
             return
         # A commit reads these and never changes them (a trick's checkpoint is replaced, not
         # changed): shared, they make the copy twice as fast.
         unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior,
                                  **{id(trick.checkpoint): trick.checkpoint
                                     for trick in self._tricks}}
-        copy.deepcopy(self, unchanged_by_a_commit)._commit(current, faint, t, closer=closer)
+        copy.deepcopy(self, unchanged_by_a_commit)._commit(picture, faint, t, closer=closer)
 
     def finish(self) -> list[Event]:
         """The events the end of the stream calls for (once, when the source has ended).
@@ -568,12 +569,13 @@ class PlaySegmenter:
 
     def _sort(self, current: Detections) -> _Sorted:
         """The stable picture's face-up cards ``current`` sorted against what the segmenter
-        remembers (nothing changed: :meth:`_commit` acts on it)."""
+        remembers (nothing changed: :meth:`_commit` acts on it, and so does a rehearsal's
+        copy, which remembers the same)."""
         known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover,
                             same_place=self.reread_iou)
         seen_before = known >= 0
-        still_visible = int(seen_before.sum())
-        gathered = self.gather.gathered(remembered=len(self._memory), still_visible=still_visible)
+        gathered = self.gather.gathered(remembered=len(self._memory),
+                                        still_visible=int(seen_before.sum()))
         if gathered:   # what is still seen of the gathered trick is stragglers from now on
             leftovers, seen_before = current[seen_before], np.zeros(len(current), bool)
         else:
@@ -584,13 +586,13 @@ class PlaySegmenter:
         stray = (match_boxes(current, leftovers, iou=self.memory_iou, cover=self.memory_cover,
                              same_place=self.reread_iou) >= 0
                  if len(leftovers) else np.zeros(len(current), bool))
-        return _Sorted(known=known, still_visible=still_visible, gathered=gathered,
+        return _Sorted(current=current, known=known, gathered=gathered,
                        stragglers=current[stray], new=current[~(seen_before | stray)])
 
-    def _commit(self, current: Detections, faint: Detections, t: float, *,
+    def _commit(self, picture: _Sorted, faint: Detections, t: float, *,
                 closer: CloserLook | None) -> list[Event]:
         events: list[Event] = []
-        picture = self._sort(current)
+        current = picture.current
         if picture.gathered:
             events.append(self._numbered({
                 "type": "collect", "t": round(t, 3), "source": "vision",
@@ -1378,16 +1380,21 @@ class _Reading:
 class _Sorted:
     """A stable picture's face-up cards sorted against the trick's remembered cards."""
 
+    current: Detections
+    """The picture's face-up cards that count."""
     known: NDArray[np.int_]
-    """For each card, the remembered card it is (an index), or -1."""
-    still_visible: int
-    """Remembered cards seen in the picture."""
+    """For each of them, the remembered card it is (an index), or -1."""
     gathered: bool
     """Whether the trick was gathered: (almost) none of its cards is seen any more."""
     stragglers: Detections
     """Cards of a gathered trick seen still, never new (from now on, if it is gathered now)."""
     new: Detections
     """The cards seen for the first time: the picture's plays."""
+
+    @property
+    def still_visible(self) -> int:
+        """Remembered cards seen in the picture."""
+        return int(np.sum(self.known >= 0))
 
 
 @dataclass(slots=True)
