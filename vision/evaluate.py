@@ -31,7 +31,7 @@ import itertools
 import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,6 @@ __all__ = [
     "evaluate_images",
     "heldout_synthetic_set",
     "load_yolo_folder",
-    "read_labelled_images",
     "read_labels",
 ]
 
@@ -149,62 +148,6 @@ def _match(predicted: Detections, truth: Detections, cid: int
 
 
 @dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Figures of a detector on a labelled set."""
-
-    map50: float
-    """Mean over classes present in the truth of AP at IoU 0.50."""
-    map50_95: float
-    """Mean over those classes of AP averaged over IoU 0.50:0.95."""
-    ap50: dict[str, float]
-    """AP at IoU 0.50 per class present in the truth, by class name."""
-    ap50_95: dict[str, float]
-    """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
-    exact_match: float
-    """Fraction of images (plays) whose multiset of ranks found equals the truth's."""
-    images: int
-    """Images evaluated."""
-    cards: int
-    """Truth boxes."""
-    outcomes: dict[str, int] = field(default_factory=dict)
-    """What became of the truth cards at the run-time threshold (:data:`CARD_OUTCOMES`: read
-    right, misread, found only below the threshold, not found), and ``extra``: run-time
-    detections covering no truth card."""
-
-    @property
-    def rank_accuracy(self) -> float:
-        """Fraction of truth cards whose most confident covering detection has the right rank."""
-        return self.outcomes.get(CARD_OUTCOMES[0], 0) / self.cards if self.cards else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able dict (figures rounded to 4 places)."""
-        return {
-            "images": self.images, "cards": self.cards,
-            "map50": round(self.map50, 4), "map50_95": round(self.map50_95, 4),
-            "exact_match": round(self.exact_match, 4),
-            "rank_accuracy": round(self.rank_accuracy, 4),
-            "outcomes": dict(self.outcomes),
-            "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
-            "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
-        }
-
-    def format(self) -> str:
-        """A short human-readable report, one line per class."""
-        lines = [
-            f"images {self.images}, cards {self.cards}",
-            (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
-             f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}"),
-        ]
-        if self.cards:
-            lines.append("cards: " + ", ".join(
-                f"{self.outcomes.get(key, 0) / self.cards:.1%} {key}" for key in CARD_OUTCOMES)
-                + f"; {self.outcomes.get('extra', 0)} extra boxes")
-        lines.append("class   AP50    AP50-95")
-        lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True, slots=True)
 class LabelReading:
     """How a rank classifier reads the labelled boxes themselves: the cascade's misreadings
     that are the classifier's own, told apart from those of the detector's boxes."""
@@ -238,6 +181,68 @@ class LabelReading:
         return (f"classifier on the labelled boxes: {self.accuracy:.1%} of {self.boxes} read "
                 f"right; by short side {bands}"
                 + (f"; commonest misreadings {confusions}" if confusions else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Figures of a detector on a labelled set."""
+
+    map50: float
+    """Mean over classes present in the truth of AP at IoU 0.50."""
+    map50_95: float
+    """Mean over those classes of AP averaged over IoU 0.50:0.95."""
+    ap50: dict[str, float]
+    """AP at IoU 0.50 per class present in the truth, by class name."""
+    ap50_95: dict[str, float]
+    """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
+    exact_match: float
+    """Fraction of images (plays) whose multiset of ranks found equals the truth's."""
+    images: int
+    """Images evaluated."""
+    cards: int
+    """Truth boxes."""
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """What became of the truth cards at the run-time threshold (:data:`CARD_OUTCOMES`: read
+    right, misread, found only below the threshold, not found), and ``extra``: run-time
+    detections covering no truth card."""
+    classifier: LabelReading | None = None
+    """How a cascade's rank classifier reads the truth boxes themselves, where it was asked
+    (:func:`evaluate_images` with ``classify``)."""
+
+    @property
+    def rank_accuracy(self) -> float:
+        """Fraction of truth cards whose most confident covering detection has the right rank."""
+        return self.outcomes.get(CARD_OUTCOMES[0], 0) / self.cards if self.cards else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able dict (figures rounded to 4 places)."""
+        return {
+            "images": self.images, "cards": self.cards,
+            "map50": round(self.map50, 4), "map50_95": round(self.map50_95, 4),
+            "exact_match": round(self.exact_match, 4),
+            "rank_accuracy": round(self.rank_accuracy, 4),
+            "outcomes": dict(self.outcomes),
+            "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
+            "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
+            "classifier_on_labels": self.classifier.to_json() if self.classifier else None,
+        }
+
+    def format(self) -> str:
+        """A short human-readable report, one line per class."""
+        lines = [
+            f"images {self.images}, cards {self.cards}",
+            (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
+             f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}"),
+        ]
+        if self.cards:
+            lines.append("cards: " + ", ".join(
+                f"{self.outcomes.get(key, 0) / self.cards:.1%} {key}" for key in CARD_OUTCOMES)
+                + f"; {self.outcomes.get('extra', 0)} extra boxes")
+        lines.append("class   AP50    AP50-95")
+        lines += [f"{name:<6} {self.ap50[name]:.4f}  {self.ap50_95[name]:.4f}" for name in self.ap50]
+        if self.classifier is not None:
+            lines.append(self.classifier.format())
+        return "\n".join(lines)
 
 
 def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) -> LabelReading:
@@ -437,37 +442,30 @@ def _read_labels(image: Path, label_path: Path, class_map: NDArray[np.int_] | No
 
 
 def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
-                    items: Iterable[LabelledImage], *, conf: float = 0.25) -> Evaluation:
+                    items: Iterable[LabelledImage], *, conf: float = 0.25,
+                    classify: Callable[[NDArray[np.uint8], NDArray[np.float32]],
+                                       tuple[NDArray[np.int_], Any]] | None = None
+                    ) -> Evaluation:
     """Run ``detect`` on every labelled image and :func:`evaluate` the result.
 
     ``detect`` should report low-scored boxes too (e.g. a :class:`~vision.detector.Detector`
     with ``conf=0.001``); ``conf`` is the run-time threshold for exact match and rank accuracy.
+    With ``classify`` (a cascade's :class:`~vision.classifier.RankClassifier`: image and boxes
+    -> class ids, scores), each image's truth boxes are read with it too
+    (:attr:`Evaluation.classifier`, :func:`read_labels`).
     """
     from vision.detector import read_image
 
-    predictions, truths = [], []
-    for item in items:
-        image = read_image(item.path)
-        predictions.append(detect(image))
-        truths.append(item.truth(image.shape))
-    return evaluate(predictions, truths, conf=conf)
-
-
-def read_labelled_images(classify: Callable[[NDArray[np.uint8], NDArray[np.float32]],
-                                            tuple[NDArray[np.int_], Any]],
-                         items: Iterable[LabelledImage]) -> LabelReading:
-    """Read every labelled image's truth boxes with ``classify`` (a
-    :class:`~vision.classifier.RankClassifier`: image and boxes -> class ids, scores) and
-    score the readings (:func:`read_labels`)."""
-    from vision.detector import read_image
-
-    truths, read = [], []
+    predictions, truths, read = [], [], []
     for item in items:
         image = read_image(item.path)
         truth = item.truth(image.shape)
+        predictions.append(detect(image))
         truths.append(truth)
-        read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
-    return read_labels(truths, read)
+        if classify is not None:
+            read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
+    found = evaluate(predictions, truths, conf=conf)
+    return found if classify is None else replace(found, classifier=read_labels(truths, read))
 
 
 def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: int = HELDOUT_SEED,

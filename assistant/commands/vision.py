@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from vision.detections import Detections
-    from vision.evaluate import Evaluation, LabelledImage, LabelReading
 
 __all__ = ["register"]
 
@@ -141,40 +140,25 @@ def _default_real_folder() -> Path:
 
 def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
-    from vision.evaluate import (
-        evaluate_images,
-        heldout_synthetic_set,
-        load_yolo_folder,
-        read_labelled_images,
-    )
+    from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
 
     detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
                         conf=EVAL_CONF)
     report: dict[str, Any] = {"model": str(detector.model_path)}
-
-    def score(items: list[LabelledImage], *, any_angle: bool = False
-              ) -> tuple[Evaluation, LabelReading | None]:
-        """The detector's figures on ``items``, and its classifier's on their labelled boxes."""
-        found = evaluate_images(detector.detect_any_angle if any_angle else detector, items)
-        read = (read_labelled_images(detector.classifier, items)
-                if detector.classifier is not None else None)
-        return found, read
-
     data = args.data if args.data is not None else heldout_synthetic_set()
-    synthetic, synthetic_read = score(load_yolo_folder(data))
-    report["synthetic"] = {"data": str(data), **synthetic.to_json(),
-                           "classifier_on_labels": _json(synthetic_read)}
+    synthetic = evaluate_images(detector, load_yolo_folder(data), classify=detector.classifier)
+    report["synthetic"] = {"data": str(data), **synthetic.to_json()}
 
     real_folder = args.real if args.real is not None else _default_real_folder()
-    real = real_read = None
+    real = None
     if args.real is not None or real_folder.is_dir():
         items = load_yolo_folder(real_folder)
         if args.real_split == "heldout":
             held_out = set(_real_heldout(real_folder))
             items = [item for item in items if item.path in held_out]
-        real, real_read = score(items, any_angle=args.any_angle)
-        report["real"] = {"data": str(real_folder), "split": args.real_split, **real.to_json(),
-                          "classifier_on_labels": _json(real_read)}
+        real = evaluate_images(detector.detect_any_angle if args.any_angle else detector, items,
+                               classify=detector.classifier)
+        report["real"] = {"data": str(real_folder), "split": args.real_split, **real.to_json()}
     else:
         report["real"] = None
 
@@ -184,21 +168,12 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"model: {report['model']}")
     print(f"held-out synthetic set: {data}")
     print(synthetic.format())
-    if synthetic_read is not None:
-        print(synthetic_read.format())
     if real is None:
         print(f"real photos: skipped (no folder at {real_folder}; pass --real DIR)")
     else:
         print(f"real photos ({args.real_split}): {real_folder}")
         print(real.format())
-        if real_read is not None:
-            print(real_read.format())
     return 0
-
-
-def _json(reading: LabelReading | None) -> dict[str, Any] | None:
-    """A :class:`~vision.evaluate.LabelReading` as JSON, ``None`` for a model without one."""
-    return None if reading is None else reading.to_json()
 
 
 def _real_heldout(folder: Path) -> list[Path]:

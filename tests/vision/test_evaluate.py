@@ -18,7 +18,6 @@ from vision.evaluate import (
     evaluate_images,
     heldout_synthetic_set,
     load_yolo_folder,
-    read_labelled_images,
     read_labels,
 )
 
@@ -273,7 +272,7 @@ def test_a_reading_must_answer_every_labelled_box(read, message):
         read_labels([cards((0, 0, 20, 40, "4")), cards((0, 0, 20, 40, "5"))], read)
 
 
-def test_read_labelled_images_gives_the_classifier_each_images_truth_boxes(tmp_path):
+def test_evaluate_images_gives_the_classifier_each_images_truth_boxes(tmp_path):
     write_image(tmp_path / "images" / "a.png", (100, 200))
     write_image(tmp_path / "images" / "b.png", (100, 200))   # no label file: no boxes
     (tmp_path / "labels").mkdir()
@@ -284,9 +283,11 @@ def test_read_labelled_images_gives_the_classifier_each_images_truth_boxes(tmp_p
         asked.append(np.asarray(xyxy).round().tolist())
         return np.full(len(xyxy), class_id("T")), np.ones(len(xyxy))
 
-    reading = read_labelled_images(read_tens, load_yolo_folder(tmp_path))
+    found = lambda image: cards((80, 30, 120, 70, "T", 0.9))
+    reading = evaluate_images(found, load_yolo_folder(tmp_path), classify=read_tens).classifier
     assert asked == [[[80, 30, 120, 70], [40, 15, 60, 35]]]
     assert (reading.boxes, reading.right, reading.confusions) == (2, 1, {"4->T": 1})
+    assert evaluate_images(found, load_yolo_folder(tmp_path)).classifier is None
 
 
 def test_heldout_synthetic_set_is_generated_once_and_reused(tmp_path):
