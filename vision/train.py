@@ -48,6 +48,7 @@ __all__ = [
     "prepare_data",
     "prepare_real",
     "read_results_csv",
+    "real_photos",
     "real_split",
     "synthetic_set",
     "train",
@@ -103,6 +104,11 @@ def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
 
 
 # ---------------------------------------------------------------- data
+
+
+def real_photos() -> Path:
+    """Where the real photos are looked for: ``$GOUJI_REAL_CARDS``, else :data:`REAL_DIR`."""
+    return Path(os.environ.get("GOUJI_REAL_CARDS") or REAL_DIR)
 
 
 def real_split(real_dir: Path = REAL_DIR) -> tuple[list[Path], list[Path]]:

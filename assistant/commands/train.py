@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -166,11 +165,11 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _real_dir(args: argparse.Namespace) -> Path:
-    """``--real-dir``, else ``$GOUJI_REAL_CARDS``, else the photos beside the repository: where
-    ``gouji eval`` finds them too."""
-    from vision.train import REAL_DIR
+    """``--real-dir``, else where ``gouji eval`` finds the photos too
+    (:func:`vision.train.real_photos`)."""
+    from vision.train import real_photos
 
-    return args.real_dir or Path(os.environ.get("GOUJI_REAL_CARDS") or REAL_DIR)
+    return args.real_dir or real_photos()
 
 
 def _synth_val(args: argparse.Namespace) -> Path:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -131,16 +130,10 @@ def _write_image(path: Path, image: Any) -> None:
     encoded.tofile(path)
 
 
-def _default_real_folder() -> Path:
-    env = os.environ.get("GOUJI_REAL_CARDS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-cards-edje"
-
-
 def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
     from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
+    from vision.train import real_photos
 
     detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
                         conf=EVAL_CONF)
@@ -149,7 +142,7 @@ def run_eval(args: argparse.Namespace) -> int:
     synthetic = evaluate_images(detector, load_yolo_folder(data), classify=detector.classifier)
     report["synthetic"] = {"data": str(data), **synthetic.to_json()}
 
-    real_folder = args.real if args.real is not None else _default_real_folder()
+    real_folder = args.real if args.real is not None else real_photos()
     real = None
     if args.real is not None or real_folder.is_dir():
         items = load_yolo_folder(real_folder)
