@@ -8,8 +8,14 @@ on hand-made boxes with known answers, independently of any model.
   recall points. ``mAP50`` is the mean over classes present in the truth at IoU 0.50,
   ``mAP50-95`` the mean over IoU 0.50, 0.55 … 0.95. The figures equal pycocotools' ``COCOeval``
   (bbox, all areas) on the same boxes; the tests pin that on random scenes.
-* **Exact match**: a play (one image) is right when the multiset of ranks found at the run-time
+* **Exact match per scene**: an image is right when the multiset of ranks found at the run-time
   confidence equals the truth's: every card, duplicates included, nothing extra.
+* **Exact match per play**, where the set says which play each card belongs to (the generated
+  sets' ``plays/``): each confident detection takes the truth card it overlaps most (IoU ≥ 0.5,
+  surest first, one each); a play is right when the ranks of the detections that took its cards,
+  with those of the detections that took no card and are centred within the play's extent
+  (a card found twice, a phantom), are the multiset of its cards' ranks. Cards of piles of
+  earlier plays and of gathered stacks belong to no play.
 * **Rank accuracy**: a truth card is read right when the most confident detection covering it
   (IoU ≥ 0.5) has its rank.
 
@@ -40,6 +46,7 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES, class_id
 from vision.detections import Detections, box_iou
+from vision.synth.labels import NO_PLAY
 
 __all__ = [
     "CARD_OUTCOMES",
@@ -123,6 +130,21 @@ def average_precision(scores: NDArray[np.floating[Any]], true_positive: NDArray[
     return float(sampled.mean())
 
 
+def _assign(ious: NDArray[np.float64], threshold: float) -> NDArray[np.int_]:
+    """COCO's greedy matching: detection ``d`` (rows of ``ious``, surest first) takes the free
+    truth box it overlaps most if that IoU is at least ``threshold``; the truth index each
+    detection took, or -1."""
+    taken = np.full(ious.shape[0], -1, np.int_)
+    free = np.ones(ious.shape[1], bool)
+    for d in range(ious.shape[0] if ious.shape[1] else 0):
+        candidates = np.where(free, ious[d], -1.0)
+        best = int(candidates.argmax())
+        if candidates[best] >= threshold - 1e-12:
+            free[best] = False
+            taken[d] = best
+    return taken
+
+
 def _match(predicted: Detections, truth: Detections, cid: int
            ) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
     """Greedy COCO matching of one class in one image at every IoU threshold.
@@ -137,14 +159,28 @@ def _match(predicted: Detections, truth: Detections, cid: int
     if len(pred) and len(gt):
         ious = box_iou(pred.xyxy, gt.xyxy)
         for t, threshold in enumerate(IOU_THRESHOLDS):
-            free = np.ones(len(gt), bool)
-            for d in range(len(pred)):
-                candidates = np.where(free, ious[d], -1.0)
-                best = int(candidates.argmax())
-                if candidates[best] >= threshold - 1e-12:
-                    free[best] = False
-                    hits[d, t] = True
+            hits[:, t] = _assign(ious, threshold) >= 0
     return pred.confidence, hits
+
+
+def _plays_read_right(predicted: Detections, truth: Detections, plays: NDArray[np.int_]
+                      ) -> list[bool]:
+    """Whether each play of one scene is read exactly (module docstring), in play order;
+    ``predicted`` holds the run-time detections only, ``plays`` the play of each truth card
+    (``NO_PLAY`` for none)."""
+    order = np.argsort(-predicted.confidence, kind="mergesort")
+    predicted = predicted[order]
+    taken = _assign(box_iou(predicted.xyxy, truth.xyxy), 0.5)
+    centres = (predicted.xyxy[:, :2] + predicted.xyxy[:, 2:]) / 2
+    right = []
+    for play in np.unique(plays[plays != NO_PLAY]):
+        cards = np.flatnonzero(plays == play)
+        low, high = truth.xyxy[cards, :2].min(axis=0), truth.xyxy[cards, 2:].max(axis=0)
+        stray = (taken < 0) & np.all((centres >= low) & (centres <= high), axis=1)
+        read = predicted.class_id[np.isin(taken, cards) | stray]
+        right.append(collections.Counter(read.tolist())
+                     == collections.Counter(truth.class_id[cards].tolist()))
+    return right
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +232,8 @@ class Evaluation:
     ap50_95: dict[str, float]
     """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
     exact_match: float
-    """Fraction of images (plays) whose multiset of ranks found equals the truth's."""
+    """Fraction of images whose multiset of ranks found equals the truth's (exact match per
+    scene)."""
     images: int
     """Images evaluated."""
     cards: int
@@ -208,6 +245,11 @@ class Evaluation:
     classifier: LabelReading | None = None
     """How a cascade's rank classifier reads the truth boxes themselves, where it was asked
     (:func:`evaluate_images` with ``classify``)."""
+    plays: int = 0
+    """Plays judged for :attr:`play_exact_match` (0 where the set does not say which play each
+    card belongs to)."""
+    play_exact_match: float | None = None
+    """Fraction of those plays read exactly right (module docstring); ``None`` without plays."""
 
     @property
     def rank_accuracy(self) -> float:
@@ -220,6 +262,9 @@ class Evaluation:
             "images": self.images, "cards": self.cards,
             "map50": round(self.map50, 4), "map50_95": round(self.map50_95, 4),
             "exact_match": round(self.exact_match, 4),
+            "plays": self.plays,
+            "play_exact_match": (None if self.play_exact_match is None
+                                 else round(self.play_exact_match, 4)),
             "rank_accuracy": round(self.rank_accuracy, 4),
             "outcomes": dict(self.outcomes),
             "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
@@ -230,9 +275,13 @@ class Evaluation:
     def format(self) -> str:
         """A short human-readable report, one line per class."""
         lines = [
-            f"images {self.images}, cards {self.cards}",
+            f"images {self.images}, cards {self.cards}"
+            + (f", plays {self.plays}" if self.play_exact_match is not None else ""),
             (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
-             f"exact match {self.exact_match:.2%}   rank accuracy {self.rank_accuracy:.2%}"),
+             f"exact match {self.exact_match:.2%}"
+             + (f" of scenes, {self.play_exact_match:.2%} of plays"
+                if self.play_exact_match is not None else "")
+             + f"   rank accuracy {self.rank_accuracy:.2%}"),
         ]
         if self.cards:
             lines.append("cards: " + ", ".join(
@@ -279,7 +328,8 @@ def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) 
 
 
 def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
-             conf: float = 0.25, num_classes: int = len(CLASS_NAMES)) -> Evaluation:
+             conf: float = 0.25, num_classes: int = len(CLASS_NAMES),
+             plays: Sequence[NDArray[np.int_] | None] | None = None) -> Evaluation:
     """Compare detections with truth, image by image.
 
     Args:
@@ -288,9 +338,14 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         truths: truth boxes per image (confidence ignored).
         conf: the run-time score threshold, applied for exact match and rank accuracy.
         num_classes: class ids range over ``0 .. num_classes - 1``.
+        plays: per image, the play of each truth card (``NO_PLAY`` for none), or ``None`` for
+            an image that does not say; images that do are judged play by play too.
     """
     if len(predictions) != len(truths):
         raise ValueError(f"{len(predictions)} predictions for {len(truths)} labelled images")
+    plays = plays if plays is not None else [None] * len(truths)
+    if len(plays) != len(truths):
+        raise ValueError(f"plays for {len(plays)} of {len(truths)} labelled images")
     ap = np.full((num_classes, len(IOU_THRESHOLDS)), np.nan)
     for cid in range(num_classes):
         num_truth = sum(int((t.class_id == cid).sum()) for t in truths)
@@ -305,6 +360,8 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
     confident = [p[p.confidence >= conf] for p in predictions]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
              for p, t in zip(confident, truths)]
+    play_right = [right for p, t, of in zip(confident, truths, plays) if of is not None
+                  for right in _plays_read_right(p, t, of)]
     outcomes: collections.Counter[str] = collections.Counter()
     for p, t in zip(predictions, truths):
         outcomes.update(_card_outcomes(p, t, conf))
@@ -318,6 +375,8 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         images=len(truths),
         cards=cards,
         outcomes={key: outcomes[key] for key in _OUTCOME_KEYS},
+        plays=len(play_right),
+        play_exact_match=float(np.mean(play_right)) if play_right else None,
     )
 
 
@@ -348,6 +407,9 @@ class LabelledImage:
     """Our class id of each truth box, shape ``(n,)``."""
     xywhn: NDArray[np.float32]
     """Truth boxes as normalised ``cx, cy, w, h`` (YOLO txt), shape ``(n, 4)``."""
+    play: NDArray[np.int_] | None = None
+    """The play of its scene each truth box belongs to (``NO_PLAY`` for none), from the
+    ``plays/`` file of a generated set; ``None`` where the folder has none."""
 
     def truth(self, image_shape: tuple[int, ...]) -> Detections:
         """Truth boxes in pixels of an image of shape ``(height, width, ...)``."""
@@ -403,7 +465,10 @@ def load_yolo_folder(root: str | os.PathLike[str]) -> list[LabelledImage]:
         if base not in maps:
             maps[base] = _read_class_map(base, root)
         label_path = Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
-        items.append(_read_labels(path, label_path, maps[base]))
+        item = _read_labels(path, label_path, maps[base])
+        play_path = Path(*parts[:at], "plays", *parts[at + 1:]).with_suffix(".txt")
+        items.append(replace(item, play=_read_plays(play_path, len(item.class_id)))
+                     if play_path.is_file() else item)
     return items
 
 
@@ -441,6 +506,17 @@ def _read_labels(image: Path, label_path: Path, class_map: NDArray[np.int_] | No
     return LabelledImage(path=image, class_id=ids, xywhn=table[:, 1:].astype(np.float32))
 
 
+def _read_plays(path: Path, boxes: int) -> NDArray[np.int_]:
+    """A ``plays/`` file: the play of each label line, one integer per line."""
+    try:
+        plays = np.array([int(line) for line in path.read_text().split()], np.int_)
+    except ValueError:
+        raise ValueError(f"{path}: expected one play number per line") from None
+    if len(plays) != boxes:
+        raise ValueError(f"{path}: {len(plays)} plays for {boxes} labelled cards")
+    return plays
+
+
 def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
                     items: Iterable[LabelledImage], *, conf: float = 0.25,
                     classify: Callable[[NDArray[np.uint8], NDArray[np.float32]],
@@ -456,15 +532,16 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
     """
     from vision.detector import read_image
 
-    predictions, truths, read = [], [], []
+    predictions, truths, plays, read = [], [], [], []
     for item in items:
         image = read_image(item.path)
         truth = item.truth(image.shape)
         predictions.append(detect(image))
         truths.append(truth)
+        plays.append(item.play)
         if classify is not None:
             read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
-    found = evaluate(predictions, truths, conf=conf)
+    found = evaluate(predictions, truths, conf=conf, plays=plays)
     return found if classify is None else replace(found, classifier=read_labels(truths, read))
 
 
@@ -482,7 +559,7 @@ def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: i
         workers: processes to generate with (the images do not depend on it).
 
     Returns:
-        The dataset folder (``images/``, ``labels/``, ``data.yaml``).
+        The dataset folder (``images/``, ``labels/``, ``plays/``, ``data.yaml``).
     """
     from vision import synth
     from vision.synth import write_dataset

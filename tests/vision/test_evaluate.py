@@ -99,6 +99,65 @@ def test_a_duplicate_ranked_first_costs_precision():
     assert result.rank_accuracy == 0.5              # but image 1's card was not read
 
 
+# Two plays side by side (a pair of tens, a lone five) over a pile card (a K), in one scene.
+SCENE = cards((0, 0, 10, 10, "T"), (8, 0, 18, 10, "T"), (40, 0, 50, 10, "5"), (0, 20, 10, 30, "K"))
+SCENE_PLAYS = np.array([0, 0, 1, -1])
+
+
+@pytest.mark.parametrize(("found", "right"), [
+    # every card read right: both plays
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (40, 0, 50, 10, "5", .9),
+      (0, 20, 10, 30, "K", .9)], [True, True]),
+    # the pile card misread, the five missed: the pair is still right, the five is not
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (0, 20, 10, 30, "Q", .9)],
+     [True, False]),
+    # a ten found twice: the second box takes no card and lies within the pair
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (9, 0, 17, 10, "T", .5),
+      (40, 0, 50, 10, "5", .9)], [False, True]),
+    # a ten read as a five: the pair reads "T 5", the five's play is untouched
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "5", .9), (40, 0, 50, 10, "5", .9)],
+     [False, True]),
+    # a box of nothing between the plays counts against neither
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (40, 0, 50, 10, "5", .9),
+      (25, 0, 35, 10, "9", .9)], [True, True]),
+])
+def test_each_play_of_a_scene_is_judged_apart(found, right):
+    result = evaluate([cards(*found)], [SCENE], plays=[SCENE_PLAYS])
+    assert result.plays == 2
+    assert result.play_exact_match == np.mean(right)
+    assert result.to_json()["play_exact_match"] == round(np.mean(right), 4)
+    assert (" of scenes, " in result.format()) and ("plays 2" in result.format())
+
+
+def test_without_plays_only_scenes_are_judged():
+    found = cards((0, 0, 10, 10, "T", .9))
+    result = evaluate([found, found], [SCENE, SCENE], plays=[None, None])
+    assert (result.plays, result.play_exact_match) == (0, None)
+    assert result.to_json()["play_exact_match"] is None and " of plays" not in result.format()
+    assert evaluate([found, found], [SCENE, SCENE], plays=[None, SCENE_PLAYS]).plays == 2
+    with pytest.raises(ValueError, match="plays for 1 of 2 labelled images"):
+        evaluate([found, found], [SCENE, SCENE], plays=[SCENE_PLAYS])
+
+
+def test_a_generated_sets_plays_are_read_with_its_labels(tmp_path):
+    write_image(tmp_path / "images" / "a.png", (100, 200))
+    write_image(tmp_path / "images" / "b.png", (100, 200))
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "plays").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n1 0.25 0.25 0.1 0.2\n")
+    (tmp_path / "plays" / "a.txt").write_text("0\n-1\n")
+    a, b = load_yolo_folder(tmp_path)
+    assert a.play.tolist() == [0, -1] and b.play is None
+    result = evaluate_images(lambda image: cards((80, 30, 120, 70, "T", 0.9)), [a])
+    assert (result.plays, result.play_exact_match) == (1, 1.0)
+    (tmp_path / "plays" / "a.txt").write_text("0\n")
+    with pytest.raises(ValueError, match="1 plays for 2 labelled cards"):
+        load_yolo_folder(tmp_path)
+    (tmp_path / "plays" / "a.txt").write_text("0\nx\n")
+    with pytest.raises(ValueError, match="one play number per line"):
+        load_yolo_folder(tmp_path)
+
+
 def test_wrong_rank_is_a_miss_for_the_true_class():
     truth = cards((0, 0, 10, 10, "9"))
     found = cards((0, 0, 10, 10, "6", 0.9))

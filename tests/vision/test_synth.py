@@ -9,13 +9,16 @@ import pytest
 
 from assistant.cli import main
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES, class_id
+from vision.evaluate import load_yolo_folder
 from vision.synth import (
     CARD_HEIGHT,
     CARD_WIDTH,
     DECK_STYLES,
+    NO_PLAY,
     RANKS,
     TEXTURE_KINDS,
     Layer,
+    SceneConfig,
     card_quad,
     dataset,
     fan_quads,
@@ -152,6 +155,19 @@ def test_scenes_are_deterministic_and_labels_are_consistent():
     assert ((a.boxes[:, 2] > a.boxes[:, 0]) & (a.boxes[:, 3] > a.boxes[:, 1])).all()
 
 
+def test_a_gathered_stack_shows_as_one_back_and_belongs_to_no_play():
+    stacks = 0
+    for seed in range(12):
+        scene = generate_scene(seed, SceneConfig(gathered=1.0, pile=0.0, hand=0.0, clutter=0.0,
+                                                 face_down=0.0))
+        stack = scene.plays == NO_PLAY
+        assert (scene.class_ids[stack] == BACK_CLASS_ID).all()   # only its top card or two
+        assert stack.sum() <= 2 and (scene.class_ids[~stack] != BACK_CLASS_ID).all()
+        assert set(scene.plays[~stack]) <= {0, 1, 2}            # up to three plays laid
+        stacks += int(stack.any())
+    assert stacks >= 4      # in 4 scenes of 10 the top card is mostly off the tile or covered
+
+
 def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(dataset, "CHUNK", 2)  # two chunks: styles per chunk, two processes
     first = write_dataset(tmp_path / "a", seed=5, count=4)
@@ -169,6 +185,9 @@ def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatc
             assert all(0.0 <= float(v) <= 1.0 for v in fields[1:])
             total += 1
     assert total == first.boxes == sum(first.per_class) > 0
+    plays = [load_yolo_folder(tmp_path / name) for name in "ab"]
+    assert [item.play.tolist() for item in plays[0]] == [item.play.tolist() for item in plays[1]]
+    assert sum(len(item.play) for item in plays[0]) == total
     data = (tmp_path / "a" / "data.yaml").read_text()
     assert "train: images" in data and "  15: 'back'" in data
 

@@ -15,7 +15,8 @@ Scenes (:mod:`vision.synth.scene`)
     place) and the lower-level ``paste_card(canvas, bgra, quad, class_id=, regions=)``;
     ``draw_hand(canvas, rng, wrist, direction, size) -> Layer`` (an occluder);
     ``apply_camera(image, rng, strength) -> BGR`` (new image);
-    ``generate_scene(seed, SceneConfig(), styles=None) -> Scene`` (a training tile with labels).
+    ``generate_scene(seed, SceneConfig(), styles=None) -> Scene`` (a training tile with labels,
+    and the play each labelled card belongs to, ``NO_PLAY`` for piles and gathered stacks).
 Labels (:mod:`vision.synth.labels`)
     ``visible_cards(layers, (height, width)) -> list[VisibleCard]`` from a stack of layers, bottom
     first: each card's visible box, visible fraction and whether it is readable (labelled);
@@ -51,7 +52,7 @@ from vision.synth.cards import (
     render_card,
 )
 from vision.synth.dataset import DatasetSummary, write_dataset
-from vision.synth.labels import Layer, VisibleCard, visible_cards, yolo_lines
+from vision.synth.labels import NO_PLAY, Layer, VisibleCard, visible_cards, yolo_lines
 from vision.synth.scene import (
     TEXTURE_KINDS,
     Scene,
@@ -70,6 +71,7 @@ __all__ = [
     "CARD_HEIGHT",
     "CARD_WIDTH",
     "DECK_STYLES",
+    "NO_PLAY",
     "RANKS",
     "SUITS",
     "TEXTURE_KINDS",

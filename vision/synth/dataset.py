@@ -6,10 +6,13 @@ prefix of a larger dataset equals the smaller one.
 
 Layout written under ``out``::
 
-    images/000000.jpg ...     labels/000000.txt ...     data.yaml
+    images/000000.jpg ...     labels/000000.txt ...     plays/000000.txt ...     data.yaml
 
-``data.yaml`` points both ``train`` and ``val`` at ``images`` and lists the class names; train
-and held-out sets are separate directories written from different seeds.
+``plays/`` gives, line by line with ``labels/``, the play of the scene each card belongs to
+(0, 1, ... in the order they were laid; ``NO_PLAY`` for a card of a pile or a gathered stack):
+``gouji eval`` judges each play apart by it. ``data.yaml`` points both ``train`` and ``val`` at
+``images`` and lists the class names; train and held-out sets are separate directories written
+from different seeds.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ def _write_chunk(out: Path, seed: int, chunk: int, start: int, stop: int, config
                     [cv2.IMWRITE_JPEG_QUALITY, quality])
         lines = yolo_lines(scene.cards, scene.image.shape[:2])
         (out / "labels" / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
+        (out / "plays" / f"{name}.txt").write_text("".join(f"{play}\n" for play in scene.plays))
         for class_id in scene.class_ids:
             counts[int(class_id)] += 1
     return counts
@@ -96,6 +100,7 @@ def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
     root = Path(out)
     (root / "images").mkdir(parents=True, exist_ok=True)
     (root / "labels").mkdir(parents=True, exist_ok=True)
+    (root / "plays").mkdir(parents=True, exist_ok=True)
     config = config or SceneConfig()
     jobs = [(root, seed, c, c * CHUNK, min((c + 1) * CHUNK, count), config, quality)
             for c in range((count + CHUNK - 1) // CHUNK)]

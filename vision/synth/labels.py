@@ -25,10 +25,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Layer", "VisibleCard", "visible_cards", "yolo_lines"]
+__all__ = ["NO_PLAY", "Layer", "VisibleCard", "visible_cards", "yolo_lines"]
 
 OCCLUDER = -1
 """``class_id`` of a layer that hides cards but is not one (a hand, a cup)."""
+
+NO_PLAY = -1
+"""The play of a labelled card that belongs to none (a pile of earlier plays, a gathered stack),
+in a scene's ``plays`` and a dataset's ``plays/`` files."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -42,7 +42,7 @@ from vision.synth.cards import (
     render_back,
     render_card,
 )
-from vision.synth.labels import Layer, VisibleCard, visible_cards
+from vision.synth.labels import NO_PLAY, Layer, VisibleCard, visible_cards
 
 __all__ = [
     "TEXTURE_KINDS",
@@ -411,6 +411,9 @@ class SceneConfig:
     """Most cards in one play."""
     pile: float = 0.4
     """Chance of a pile of earlier plays under the new ones."""
+    gathered: float = 0.15
+    """Chance of a gathered trick: a squared stack of face-down cards, which is one card back
+    to the camera (only its top card shows enough to be labelled)."""
     hand: float = 0.35
     """Chance of a hand reaching over the cards."""
     clutter: float = 0.25
@@ -433,6 +436,9 @@ class Scene:
     """``(n,)`` class ids of those cards."""
     cards: tuple[VisibleCard, ...] = field(default=())
     """Every card in the scene, readable or not, bottom first."""
+    plays: NDArray[np.int_] = field(default_factory=lambda: np.zeros(0, np.int_))
+    """``(n,)`` which play of the scene each labelled card belongs to (0, 1, ... in the order
+    they were laid), or :data:`~vision.synth.labels.NO_PLAY` for a card of a pile or a gathered stack."""
 
 
 def _play_ranks(rng: np.random.Generator, count: int) -> list[str]:
@@ -527,7 +533,18 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
             quads.append(card_quad((x, y), card_h * rng.uniform(0.9, 1.1), rng.uniform(0, 360)))
         ranks = [str(rng.choice(RANKS)) for _ in range(count)]
         layers += _put_cards(canvas, rng, project(quads), ranks, picked, config.face_down * 3)
-    for _ in range(int(rng.choice([1, 1, 1, 2, 2, 3]))):
+    if rng.random() < config.gathered:  # squared by hand: each card a little off the one below
+        count = int(rng.integers(4, 30))
+        centre = rng.uniform(0, (w, h))
+        angle = float(rng.uniform(0, 360))
+        shifts, turns = rng.normal(0, card_h * 0.03, (count, 2)), rng.normal(0, 3, count)
+        quads = [card_quad((centre[0] + dx, centre[1] + dy), card_h, angle + turn)
+                 for (dx, dy), turn in zip(shifts, turns)]
+        back = render_back(picked[0])
+        layers += [paste_card(canvas, back, quad, class_id=BACK_CLASS_ID, shadow=0.15)
+                   for quad in project(quads)]
+    play_of_layer = [NO_PLAY] * len(layers)  # the cards laid from here on are plays
+    for play in range(int(rng.choice([1, 1, 1, 2, 2, 3]))):
         count = int(rng.integers(1, config.max_cards + 1))
         if rng.random() < config.upright:
             angle = float(rng.uniform(-45, 45)) + (180.0 if rng.random() < 0.15 else 0.0)
@@ -553,6 +570,7 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
             quads = quads[::-1]  # the fan laid from the other end: earlier cards on top
         layers += _put_cards(canvas, rng, project(quads), _play_ranks(rng, count), picked,
                              config.face_down)
+        play_of_layer += [play] * count
     if rng.random() < config.hand:
         for _ in range(int(rng.integers(1, 3))):
             edge_x = float(rng.uniform(0, w))
@@ -567,4 +585,5 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
     readable = [c for c in cards if c.readable]
     boxes = np.array([c.box for c in readable], np.float32).reshape(-1, 4)
     class_ids = np.array([c.class_id for c in readable], np.int_)
-    return Scene(image=image, boxes=boxes, class_ids=class_ids, cards=tuple(cards))
+    plays = np.array([play_of_layer[c.layer] for c in readable], np.int_)  # hands come last
+    return Scene(image=image, boxes=boxes, class_ids=class_ids, cards=tuple(cards), plays=plays)
