@@ -535,10 +535,10 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
         layers += _put_cards(canvas, rng, project(quads), ranks, picked, config.face_down * 3)
     if rng.random() < config.gathered:  # squared by hand: each card a little off the one below
         count = int(rng.integers(4, 30))
-        centre = rng.uniform(0, (w, h))
+        x, y = rng.uniform(0, (w, h))
         angle = float(rng.uniform(0, 360))
         shifts, turns = rng.normal(0, card_h * 0.03, (count, 2)), rng.normal(0, 3, count)
-        quads = [card_quad((centre[0] + dx, centre[1] + dy), card_h, angle + turn)
+        quads = [card_quad((x + dx, y + dy), card_h, angle + turn)
                  for (dx, dy), turn in zip(shifts, turns)]
         back = render_back(picked[0])
         layers += [paste_card(canvas, back, quad, class_id=BACK_CLASS_ID, shadow=0.15)
