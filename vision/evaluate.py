@@ -14,8 +14,10 @@ on hand-made boxes with known answers, independently of any model.
   sets' ``plays/``): each confident detection takes the truth card it overlaps most (IoU ≥ 0.5,
   surest first, one each); a play is right when the ranks of the detections that took its cards,
   with those of the detections that took no card and are centred within the play's extent
-  (a card found twice, a phantom), are the multiset of its cards' ranks. Cards of piles of
-  earlier plays and of gathered stacks belong to no play.
+  (a card found twice, a phantom), are the multiset of its cards' ranks. A card in view but
+  too hidden to be labelled (the generated sets' ``hidden/``) is no more needed than it is
+  labelled, and a detection of it (IoU ≥ 0.5) with its rank is not extra: it is a card of the
+  scene read right. Cards of piles of earlier plays and of gathered stacks belong to no play.
 * **Rank accuracy**: a truth card is read right when the most confident detection covering it
   (IoU ≥ 0.5) has its rank.
 
@@ -54,6 +56,7 @@ __all__ = [
     "Evaluation",
     "LabelReading",
     "LabelledImage",
+    "ScenePlays",
     "average_precision",
     "box_iou",
     "class_map_from_names",
@@ -163,24 +166,37 @@ def _match(predicted: Detections, truth: Detections, cid: int
     return pred.confidence, hits
 
 
-def _plays_read_right(predicted: Detections, truth: Detections, plays: NDArray[np.int_]
+def _plays_read_right(predicted: Detections, truth: Detections, plays: ScenePlays
                       ) -> list[bool]:
     """Whether each play of one scene is read exactly (module docstring), in play order;
-    ``predicted`` holds the run-time detections only, ``plays`` the play of each truth card
-    (``NO_PLAY`` for none)."""
+    ``predicted`` holds the run-time detections only."""
     order = np.argsort(-predicted.confidence, kind="mergesort")
     predicted = predicted[order]
     taken = _assign(box_iou(predicted.xyxy, truth.xyxy), 0.5)
+    hidden = plays.hidden
+    seen_hidden = ((box_iou(predicted.xyxy, hidden.xyxy) >= 0.5)
+                   & (predicted.class_id[:, None] == hidden.class_id[None, :])).any(axis=1)
     centres = (predicted.xyxy[:, :2] + predicted.xyxy[:, 2:]) / 2
     right = []
-    for play in np.unique(plays[plays != NO_PLAY]):
-        cards = np.flatnonzero(plays == play)
+    for play in np.unique(plays.play[plays.play != NO_PLAY]):
+        cards = np.flatnonzero(plays.play == play)
         low, high = truth.xyxy[cards, :2].min(axis=0), truth.xyxy[cards, 2:].max(axis=0)
-        stray = (taken < 0) & np.all((centres >= low) & (centres <= high), axis=1)
+        stray = ((taken < 0) & ~seen_hidden
+                 & np.all((centres >= low) & (centres <= high), axis=1))
         read = predicted.class_id[np.isin(taken, cards) | stray]
         right.append(collections.Counter(read.tolist())
                      == collections.Counter(truth.class_id[cards].tolist()))
     return right
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePlays:
+    """What a generated scene tells beyond its labels, to judge its plays by."""
+
+    play: NDArray[np.int_]
+    """The play each truth box belongs to (``NO_PLAY`` for none), shape ``(n,)``."""
+    hidden: Detections
+    """The cards in view but too hidden to be labelled, in pixels, with their ranks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +345,7 @@ def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) 
 
 def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
              conf: float = 0.25, num_classes: int = len(CLASS_NAMES),
-             plays: Sequence[NDArray[np.int_] | None] | None = None) -> Evaluation:
+             plays: Sequence[ScenePlays | None] | None = None) -> Evaluation:
     """Compare detections with truth, image by image.
 
     Args:
@@ -338,8 +354,8 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         truths: truth boxes per image (confidence ignored).
         conf: the run-time score threshold, applied for exact match and rank accuracy.
         num_classes: class ids range over ``0 .. num_classes - 1``.
-        plays: per image, the play of each truth card (``NO_PLAY`` for none), or ``None`` for
-            an image that does not say; images that do are judged play by play too.
+        plays: per image, its plays and hidden cards, or ``None`` for an image that does not
+            say; images that do are judged play by play too.
     """
     if len(predictions) != len(truths):
         raise ValueError(f"{len(predictions)} predictions for {len(truths)} labelled images")
@@ -410,6 +426,9 @@ class LabelledImage:
     play: NDArray[np.int_] | None = None
     """The play of its scene each truth box belongs to (``NO_PLAY`` for none), from the
     ``plays/`` file of a generated set; ``None`` where the folder has none."""
+    hidden: LabelledImage | None = None
+    """The cards in view but too hidden to be labelled, from the ``hidden/`` file beside the
+    ``plays/`` one (YOLO lines)."""
 
     def truth(self, image_shape: tuple[int, ...]) -> Detections:
         """Truth boxes in pixels of an image of shape ``(height, width, ...)``."""
@@ -419,6 +438,14 @@ class LabelledImage:
         xyxy = (xyxy * np.array([width, height, width, height], np.float32)).astype(np.float32)
         return Detections(xyxy=xyxy.reshape(-1, 4), confidence=np.ones(len(xyxy), np.float32),
                           class_id=self.class_id)
+
+    def plays(self, image_shape: tuple[int, ...]) -> ScenePlays | None:
+        """Its scene's plays and hidden cards in pixels, where the folder says them."""
+        if self.play is None:
+            return None
+        hidden = self.hidden.truth(image_shape) if self.hidden is not None \
+            else Detections.empty()
+        return ScenePlays(self.play, hidden)
 
 
 def class_map_from_names(names: Sequence[str]) -> NDArray[np.int_]:
@@ -467,8 +494,11 @@ def load_yolo_folder(root: str | os.PathLike[str]) -> list[LabelledImage]:
         label_path = Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
         item = _read_labels(path, label_path, maps[base])
         play_path = Path(*parts[:at], "plays", *parts[at + 1:]).with_suffix(".txt")
-        items.append(replace(item, play=_read_plays(play_path, len(item.class_id)))
-                     if play_path.is_file() else item)
+        if play_path.is_file():
+            hidden_path = Path(*parts[:at], "hidden", *parts[at + 1:]).with_suffix(".txt")
+            item = replace(item, play=_read_plays(play_path, len(item.class_id)),
+                           hidden=_read_labels(path, hidden_path, maps[base]))
+        items.append(item)
     return items
 
 
@@ -538,7 +568,7 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
         truth = item.truth(image.shape)
         predictions.append(detect(image))
         truths.append(truth)
-        plays.append(item.play)
+        plays.append(item.plays(image.shape))
         if classify is not None:
             read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
     found = evaluate(predictions, truths, conf=conf, plays=plays)
@@ -559,7 +589,7 @@ def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: i
         workers: processes to generate with (the images do not depend on it).
 
     Returns:
-        The dataset folder (``images/``, ``labels/``, ``plays/``, ``data.yaml``).
+        The dataset folder (``images/``, ``labels/``, ``plays/``, ``hidden/``, ``data.yaml``).
     """
     from vision import synth
     from vision.synth import write_dataset

@@ -11,6 +11,7 @@ import pytest
 from vision.classes import class_id
 from vision.detections import Detections
 from vision.evaluate import (
+    ScenePlays,
     average_precision,
     box_iou,
     class_map_from_names,
@@ -99,9 +100,10 @@ def test_a_duplicate_ranked_first_costs_precision():
     assert result.rank_accuracy == 0.5              # but image 1's card was not read
 
 
-# Two plays side by side (a pair of tens, a lone five) over a pile card (a K), in one scene.
+# Two plays side by side (a pair of tens, a lone five) over a pile card (a K), in one scene;
+# a third ten of the pair lies under the others, too hidden to be labelled.
 SCENE = cards((0, 0, 10, 10, "T"), (8, 0, 18, 10, "T"), (40, 0, 50, 10, "5"), (0, 20, 10, 30, "K"))
-SCENE_PLAYS = np.array([0, 0, 1, -1])
+SCENE_PLAYS = ScenePlays(np.array([0, 0, 1, -1]), hidden=cards((4, 0, 14, 10, "T")))
 
 
 @pytest.mark.parametrize(("found", "right"), [
@@ -120,6 +122,12 @@ SCENE_PLAYS = np.array([0, 0, 1, -1])
     # a box of nothing between the plays counts against neither
     ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (40, 0, 50, 10, "5", .9),
       (25, 0, 35, 10, "9", .9)], [True, True]),
+    # the hidden ten found and read: a card of the play, not an extra one
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (4, 0, 14, 10, "T", .5),
+      (40, 0, 50, 10, "5", .9)], [True, True]),
+    # the hidden ten found but misread: the pair reads "T T 9"
+    ([(0, 0, 10, 10, "T", .9), (8, 0, 18, 10, "T", .9), (4, 0, 14, 10, "9", .5),
+      (40, 0, 50, 10, "5", .9)], [False, True]),
 ])
 def test_each_play_of_a_scene_is_judged_apart(found, right):
     result = evaluate([cards(*found)], [SCENE], plays=[SCENE_PLAYS])
@@ -147,7 +155,12 @@ def test_a_generated_sets_plays_are_read_with_its_labels(tmp_path):
     (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n1 0.25 0.25 0.1 0.2\n")
     (tmp_path / "plays" / "a.txt").write_text("0\n-1\n")
     a, b = load_yolo_folder(tmp_path)
-    assert a.play.tolist() == [0, -1] and b.play is None
+    assert a.play.tolist() == [0, -1] and b.play is None and b.plays((100, 200)) is None
+    assert len(a.plays((100, 200)).hidden) == 0                 # no hidden/ file: none hidden
+    (tmp_path / "hidden").mkdir()
+    (tmp_path / "hidden" / "a.txt").write_text("7 0.55 0.5 0.2 0.4\n")
+    a, _ = load_yolo_folder(tmp_path)
+    assert a.plays((100, 200)).hidden.xyxy.round().tolist() == [[90, 30, 130, 70]]
     result = evaluate_images(lambda image: cards((80, 30, 120, 70, "T", 0.9)), [a])
     assert (result.plays, result.play_exact_match) == (1, 1.0)
     (tmp_path / "plays" / "a.txt").write_text("0\n")

@@ -188,6 +188,9 @@ def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatc
     plays = [load_yolo_folder(tmp_path / name) for name in "ab"]
     assert [item.play.tolist() for item in plays[0]] == [item.play.tolist() for item in plays[1]]
     assert sum(len(item.play) for item in plays[0]) == total
+    hidden = [item.hidden for item in plays[0]]
+    assert all(h is not None and h.path == item.path for h, item in zip(hidden, plays[0]))
+    assert sum(len(h.class_id) for h in hidden) > 0      # cards under fans, hands, the border
     data = (tmp_path / "a" / "data.yaml").read_text()
     assert "train: images" in data and "  15: 'back'" in data
 

@@ -20,7 +20,8 @@ Scenes (:mod:`vision.synth.scene`)
 Labels (:mod:`vision.synth.labels`)
     ``visible_cards(layers, (height, width)) -> list[VisibleCard]`` from a stack of layers, bottom
     first: each card's visible box, visible fraction and whether it is readable (labelled);
-    ``yolo_lines(cards, (height, width))``.
+    ``yolo_lines(cards, (height, width))``; ``hidden_lines`` for the cards in view but not
+    readable.
 Datasets (:mod:`vision.synth.dataset`)
     ``write_dataset(out, seed=, count=, config=, workers=) -> DatasetSummary``.
 
@@ -52,7 +53,14 @@ from vision.synth.cards import (
     render_card,
 )
 from vision.synth.dataset import DatasetSummary, write_dataset
-from vision.synth.labels import NO_PLAY, Layer, VisibleCard, visible_cards, yolo_lines
+from vision.synth.labels import (
+    NO_PLAY,
+    Layer,
+    VisibleCard,
+    hidden_lines,
+    visible_cards,
+    yolo_lines,
+)
 from vision.synth.scene import (
     TEXTURE_KINDS,
     Scene,
@@ -86,6 +94,7 @@ __all__ = [
     "draw_hand",
     "fan_quads",
     "generate_scene",
+    "hidden_lines",
     "index_regions",
     "make_table_texture",
     "paste_card",

@@ -6,11 +6,13 @@ prefix of a larger dataset equals the smaller one.
 
 Layout written under ``out``::
 
-    images/000000.jpg ...     labels/000000.txt ...     plays/000000.txt ...     data.yaml
+    images/000000.jpg ...  labels/000000.txt ...  plays/000000.txt ...  hidden/000000.txt ...
+    data.yaml
 
 ``plays/`` gives, line by line with ``labels/``, the play of the scene each card belongs to
-(0, 1, ... in the order they were laid; ``NO_PLAY`` for a card of a pile or a gathered stack):
-``gouji eval`` judges each play apart by it. ``data.yaml`` points both ``train`` and ``val`` at
+(0, 1, ... in the order they were laid; ``NO_PLAY`` for a card of a pile or a gathered stack);
+``hidden/`` holds YOLO lines of the cards in view but too hidden to be labelled. ``gouji eval``
+judges each play apart by them. ``data.yaml`` points both ``train`` and ``val`` at
 ``images`` and lists the class names; train and held-out sets are separate directories written
 from different seeds.
 """
@@ -27,7 +29,7 @@ import numpy as np
 
 from vision.classes import CLASS_NAMES
 from vision.synth.cards import DECK_STYLES, DeckStyle, random_deck_style
-from vision.synth.labels import yolo_lines
+from vision.synth.labels import hidden_lines, yolo_lines
 from vision.synth.scene import SceneConfig, generate_scene
 
 __all__ = ["CHUNK", "DatasetSummary", "chunk_styles", "write_dataset"]
@@ -73,6 +75,8 @@ def _write_chunk(out: Path, seed: int, chunk: int, start: int, stop: int, config
         lines = yolo_lines(scene.cards, scene.image.shape[:2])
         (out / "labels" / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
         (out / "plays" / f"{name}.txt").write_text("".join(f"{play}\n" for play in scene.plays))
+        hidden = hidden_lines(scene.cards, scene.image.shape[:2])
+        (out / "hidden" / f"{name}.txt").write_text("".join(f"{line}\n" for line in hidden))
         for class_id in scene.class_ids:
             counts[int(class_id)] += 1
     return counts
@@ -101,6 +105,7 @@ def write_dataset(out: str | os.PathLike[str], *, seed: int, count: int,
     (root / "images").mkdir(parents=True, exist_ok=True)
     (root / "labels").mkdir(parents=True, exist_ok=True)
     (root / "plays").mkdir(parents=True, exist_ok=True)
+    (root / "hidden").mkdir(parents=True, exist_ok=True)
     config = config or SceneConfig()
     jobs = [(root, seed, c, c * CHUNK, min((c + 1) * CHUNK, count), config, quality)
             for c in range((count + CHUNK - 1) // CHUNK)]

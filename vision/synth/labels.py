@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["NO_PLAY", "Layer", "VisibleCard", "visible_cards", "yolo_lines"]
+__all__ = ["NO_PLAY", "Layer", "VisibleCard", "hidden_lines", "visible_cards", "yolo_lines"]
 
 OCCLUDER = -1
 """``class_id`` of a layer that hides cards but is not one (a hand, a cup)."""
@@ -136,12 +136,17 @@ def _region_visible(mine: NDArray[np.bool_], layer: Layer,
 
 def yolo_lines(cards: Sequence[VisibleCard], shape: tuple[int, int]) -> list[str]:
     """YOLO label lines (``class cx cy w h``, normalised) of the readable cards."""
+    return [_yolo_line(card, shape) for card in cards if card.readable]
+
+
+def hidden_lines(cards: Sequence[VisibleCard], shape: tuple[int, int]) -> list[str]:
+    """YOLO lines of the cards in view but too hidden to be labelled: a detector that finds
+    one of them with its rank has not found something that is not there."""
+    return [_yolo_line(card, shape) for card in cards if not card.readable and card.visible > 0]
+
+
+def _yolo_line(card: VisibleCard, shape: tuple[int, int]) -> str:
     height, width = shape
-    lines = []
-    for card in cards:
-        if not card.readable:
-            continue
-        x1, y1, x2, y2 = card.box
-        lines.append(f"{card.class_id} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-                     f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
-    return lines
+    x1, y1, x2, y2 = card.box
+    return (f"{card.class_id} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
