@@ -436,7 +436,7 @@ CLEAN_SCENE_SEEDS = range(424_242, 424_242 + 12)
 def clean_scenes() -> tuple:
     from vision.synth import SceneConfig, generate_scene
 
-    config = SceneConfig(pile=0.0, hand=0.0, clutter=0.0, face_down=0.0)
+    config = SceneConfig(pile=0.0, gathered=0.0, hand=0.0, clutter=0.0, face_down=0.0)
     return tuple(generate_scene(seed, config) for seed in CLEAN_SCENE_SEEDS)
 
 
