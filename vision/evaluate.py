@@ -439,7 +439,7 @@ class LabelledImage:
         return Detections(xyxy=xyxy.reshape(-1, 4), confidence=np.ones(len(xyxy), np.float32),
                           class_id=self.class_id)
 
-    def plays(self, image_shape: tuple[int, ...]) -> ScenePlays | None:
+    def scene_plays(self, image_shape: tuple[int, ...]) -> ScenePlays | None:
         """Its scene's plays and hidden cards in pixels, where the folder says them."""
         if self.play is None:
             return None
@@ -568,7 +568,7 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
         truth = item.truth(image.shape)
         predictions.append(detect(image))
         truths.append(truth)
-        plays.append(item.plays(image.shape))
+        plays.append(item.scene_plays(image.shape))
         if classify is not None:
             read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
     found = evaluate(predictions, truths, conf=conf, plays=plays)

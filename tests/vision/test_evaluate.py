@@ -155,12 +155,12 @@ def test_a_generated_sets_plays_are_read_with_its_labels(tmp_path):
     (tmp_path / "labels" / "a.txt").write_text("7 0.5 0.5 0.2 0.4\n1 0.25 0.25 0.1 0.2\n")
     (tmp_path / "plays" / "a.txt").write_text("0\n-1\n")
     a, b = load_yolo_folder(tmp_path)
-    assert a.play.tolist() == [0, -1] and b.play is None and b.plays((100, 200)) is None
-    assert len(a.plays((100, 200)).hidden) == 0                 # no hidden/ file: none hidden
+    assert a.play.tolist() == [0, -1] and b.play is None and b.scene_plays((100, 200)) is None
+    assert len(a.scene_plays((100, 200)).hidden) == 0                 # no hidden/ file: none hidden
     (tmp_path / "hidden").mkdir()
     (tmp_path / "hidden" / "a.txt").write_text("7 0.55 0.5 0.2 0.4\n")
     a, _ = load_yolo_folder(tmp_path)
-    assert a.plays((100, 200)).hidden.xyxy.round().tolist() == [[90, 30, 130, 70]]
+    assert a.scene_plays((100, 200)).hidden.xyxy.round().tolist() == [[90, 30, 130, 70]]
     result = evaluate_images(lambda image: cards((80, 30, 120, 70, "T", 0.9)), [a])
     assert (result.plays, result.play_exact_match) == (1, 1.0)
     (tmp_path / "plays" / "a.txt").write_text("0\n")
