@@ -30,6 +30,7 @@ from vision.synth import (
     render_card,
     visible_cards,
     write_dataset,
+    yolo_lines,
 )
 
 STYLE = DECK_STYLES[0]
@@ -188,6 +189,10 @@ def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatc
     plays = [load_yolo_folder(tmp_path / name) for name in "ab"]
     assert [item.play.tolist() for item in plays[0]] == [item.play.tolist() for item in plays[1]]
     assert sum(len(item.play) for item in plays[0]) == total
+    scene = dataset.dataset_scene(5, 3)                       # what the files of scene 3 came from
+    assert (tmp_path / "a" / "labels" / "000003.txt").read_text().splitlines() == \
+        yolo_lines(scene.cards, scene.image.shape[:2])
+    assert plays[0][3].play.tolist() == scene.plays.tolist()
     hidden = [item.hidden for item in plays[0]]
     assert all(h is not None and h.path == item.path for h, item in zip(hidden, plays[0]))
     assert sum(len(h.class_id) for h in hidden) > 0      # cards under fans, hands, the border

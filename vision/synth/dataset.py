@@ -20,6 +20,7 @@ from different seeds.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,9 @@ import numpy as np
 from vision.classes import CLASS_NAMES
 from vision.synth.cards import DECK_STYLES, DeckStyle, random_deck_style
 from vision.synth.labels import hidden_lines, yolo_lines
-from vision.synth.scene import SceneConfig, generate_scene
+from vision.synth.scene import Scene, SceneConfig, generate_scene
 
-__all__ = ["CHUNK", "DatasetSummary", "chunk_styles", "write_dataset"]
+__all__ = ["CHUNK", "DatasetSummary", "chunk_styles", "dataset_scene", "write_dataset"]
 
 CHUNK = 250
 """Scenes per chunk: each chunk draws its own deck styles (bounded face cache, many designs)."""
@@ -63,12 +64,20 @@ def chunk_styles(seed: int, chunk: int) -> list[DeckStyle]:
     return styles
 
 
+def dataset_scene(seed: int, index: int, config: SceneConfig | None = None,
+                  styles: Sequence[DeckStyle] | None = None) -> Scene:
+    """Scene ``index`` of the dataset of ``seed``, as :func:`write_dataset` writes it (before
+    JPEG), with all it knows beyond the label files; ``styles``: its chunk's, when known."""
+    return generate_scene(np.random.default_rng([seed, index]), config,
+                          styles if styles is not None else chunk_styles(seed, index // CHUNK))
+
+
 def _write_chunk(out: Path, seed: int, chunk: int, start: int, stop: int, config: SceneConfig,
                  quality: int) -> list[int]:
     styles = chunk_styles(seed, chunk)
     counts = [0] * len(CLASS_NAMES)
     for i in range(start, stop):
-        scene = generate_scene(np.random.default_rng([seed, i]), config, styles)
+        scene = dataset_scene(seed, i, config, styles)
         name = f"{i:06d}"
         cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image,
                     [cv2.IMWRITE_JPEG_QUALITY, quality])
