@@ -79,6 +79,24 @@ def test_table_textures(kind):
     assert texture.shape == (48, 64, 3) and texture.dtype == np.uint8
 
 
+def test_a_tables_pattern_turns_with_its_angle():
+    def lines_along_the_axes(texture):     # whole rows or columns of one colour: grout lines
+        flat = texture.astype(int)
+        rows = (np.abs(np.diff(flat, axis=1)).max(axis=(1, 2)) == 0).sum()
+        columns = (np.abs(np.diff(flat, axis=0)).max(axis=(0, 2)) == 0).sum()
+        return rows + columns
+
+    def tiles(**angle):
+        return make_table_texture(400, 400, np.random.default_rng(3), "tile", **angle)
+
+    assert np.array_equal(tiles(angle=0.0), tiles())       # upright by default, as before
+    assert lines_along_the_axes(tiles()) >= 4               # two lines of 2 px each way at least
+    assert lines_along_the_axes(tiles(angle=35.0)) == 0
+    cloth = [make_table_texture(400, 400, np.random.default_rng(3), "cloth", angle=angle)
+             for angle in (0.0, 35.0)]
+    assert not np.array_equal(*cloth)
+
+
 @pytest.mark.parametrize("name", CLASS_NAMES)
 def test_a_lone_card_is_labelled_with_its_class_and_whole_box(name):
     canvas = _table()

@@ -8,7 +8,8 @@ Cards (:mod:`vision.synth.cards`)
     (named decks), ``random_deck_style(rng)``; ``index_regions(rank, style)`` (corner index
     rectangles in card pixels); ``RANKS``, ``SUITS``.
 Scenes (:mod:`vision.synth.scene`)
-    ``make_table_texture(width, height, rng, kind=None) -> BGR``;
+    ``make_table_texture(width, height, rng, kind=None, angle=0) -> BGR`` (``angle`` turns a
+    cloth's checks and the grout of tiles);
     ``card_quad(centre, height, angle) -> (4, 2)`` corners; ``fan_quads(count, centre, height,
     angle, spacing=, arc=, drop=)`` -> quads of a fanned play, bottom card first;
     ``place_card(canvas, rank, suit, style, quad, face_up=True) -> Layer`` (renders + pastes in

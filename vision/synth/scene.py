@@ -82,7 +82,7 @@ def _value_noise(height: int, width: int, rng: np.random.Generator,
 
 
 def make_table_texture(width: int, height: int, rng: np.random.Generator,
-                       kind: str | None = None) -> NDArray[np.uint8]:
+                       kind: str | None = None, *, angle: float = 0.0) -> NDArray[np.uint8]:
     """A table top of ``height x width`` BGR pixels.
 
     Args:
@@ -90,6 +90,8 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
         height: pixels down.
         rng: source of randomness (colours, grain, pattern).
         kind: one of :data:`TEXTURE_KINDS`; random when ``None``.
+        angle: turn of a cloth's checks and of a tiled top's grout lines, in degrees (a seat
+            zone sees the table's pattern at its own angle).
 
     Raises:
         ValueError: for an unknown kind.
@@ -97,6 +99,10 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
     kind = kind or str(rng.choice(TEXTURE_KINDS, p=(0.3, 0.25, 0.15, 0.1, 0.1, 0.1)))
     shape = (height, width)
     base = rng.integers(0, 256, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    turn = math.radians(angle)
+    across = xx * math.cos(turn) + yy * math.sin(turn)  # the pattern's own axes
+    down = yy * math.cos(turn) - xx * math.sin(turn)
     if kind == "felt":
         hue = rng.choice([np.array([40, 110, 30]), np.array([110, 60, 20]), np.array([40, 40, 120]),
                           np.array([70, 70, 70]), np.array([30, 30, 30]), base * 0.6])
@@ -104,9 +110,8 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
         image = hue[None, None, :] * shade[..., None]
         image += rng.standard_normal((*shape, 1), np.float32) * 5.0
     elif kind == "wood":
-        angle = rng.uniform(0, math.pi)
-        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-        u = xx * math.cos(angle) + yy * math.sin(angle)
+        grain_angle = rng.uniform(0, math.pi)
+        u = xx * math.cos(grain_angle) + yy * math.sin(grain_angle)
         warp = _value_noise(*shape, rng, 5) * rng.uniform(20, 80)
         grain = 0.5 + 0.5 * np.sin((u + warp) * rng.uniform(0.05, 0.25))
         fine = _value_noise(*shape, rng, max(width, height) / 4)
@@ -117,21 +122,17 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
     elif kind == "cloth":
         colours = rng.integers(30, 240, (3, 3)).astype(np.float32)
         period = rng.integers(12, 60)
-        yy, xx = np.mgrid[0:height, 0:width]
-        bands_x = (xx // period) % 3
-        bands_y = (yy // (period * rng.uniform(0.6, 1.6)).astype(int)) % 3
+        bands_x = ((across // period) % 3).astype(int)
+        bands_y = ((down // (period * rng.uniform(0.6, 1.6)).astype(int)) % 3).astype(int)
         image = 0.5 * colours[bands_x] + 0.5 * colours[bands_y]
-        weave = ((xx + yy) % 4 < 2)[..., None] * rng.uniform(5, 20)
+        weave = ((across + down) % 4 < 2)[..., None] * rng.uniform(5, 20)
         image = image + weave
     elif kind == "tile":
         colour = rng.integers(150, 240, 3).astype(np.float32)
         image = colour[None, None, :] * (0.9 + 0.15 * _value_noise(*shape, rng, 30))[..., None]
         step = int(rng.integers(60, 200))
         grout = colour * rng.uniform(0.5, 0.8)
-        image[:: step, :] = grout
-        image[:, :: step] = grout
-        image[1:: step, :] = grout
-        image[:, 1:: step] = grout
+        image[((across % step) < 2) | ((down % step) < 2)] = grout
     elif kind == "carpet":
         a, b = rng.integers(30, 220, (2, 3)).astype(np.float32)
         t = 0.6 * _value_noise(*shape, rng, max(width, height) / 3) + 0.4 * rng.random(shape)
@@ -509,7 +510,7 @@ def generate_scene(seed: int | np.random.Generator, config: SceneConfig | None =
     if rng.random() < 0.2:  # four decks in play need not share one design
         picked.append(styles[int(rng.integers(0, len(styles)))])
     w, h = config.width, config.height
-    canvas = make_table_texture(w, h, rng)
+    canvas = make_table_texture(w, h, rng, angle=float(rng.uniform(0, 180)))
     low, high = config.card_height
     card_h = float(math.exp(rng.uniform(math.log(low), math.log(high))))
     if rng.random() < config.clutter:
