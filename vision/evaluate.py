@@ -8,7 +8,7 @@ on hand-made boxes with known answers, independently of any model.
   recall points. ``mAP50`` is the mean over classes present in the truth at IoU 0.50,
   ``mAP50-95`` the mean over IoU 0.50, 0.55 … 0.95. The figures equal pycocotools' ``COCOeval``
   (bbox, all areas) on the same boxes; the tests pin that on random scenes.
-* **Exact match per scene**: an image is right when the multiset of ranks found at the run-time
+* **Exact match per image**: an image is right when the multiset of ranks found at the run-time
   confidence equals the truth's: every card, duplicates included, nothing extra.
 * **Exact match per play**, where the set says which play each card belongs to (the generated
   sets' ``plays/``): each confident detection takes the truth card it overlaps most (IoU ≥ 0.5,
@@ -249,7 +249,7 @@ class Evaluation:
     """AP over IoU 0.50:0.95 per class present in the truth, by class name."""
     exact_match: float
     """Fraction of images whose multiset of ranks found equals the truth's (exact match per
-    scene)."""
+    image)."""
     images: int
     """Images evaluated."""
     cards: int
@@ -295,7 +295,7 @@ class Evaluation:
             + (f", plays {self.plays}" if self.play_exact_match is not None else ""),
             (f"mAP50 {self.map50:.4f}   mAP50-95 {self.map50_95:.4f}   "
              f"exact match {self.exact_match:.2%}"
-             + (f" of scenes, {self.play_exact_match:.2%} of plays"
+             + (f" of images, {self.play_exact_match:.2%} of plays"
                 if self.play_exact_match is not None else "")
              + f"   rank accuracy {self.rank_accuracy:.2%}"),
         ]

@@ -134,7 +134,7 @@ def test_each_play_of_a_scene_is_judged_apart(found, right):
     assert result.plays == 2
     assert result.play_exact_match == np.mean(right)
     assert result.to_json()["play_exact_match"] == round(np.mean(right), 4)
-    assert (" of scenes, " in result.format()) and ("plays 2" in result.format())
+    assert (" of images, " in result.format()) and ("plays 2" in result.format())
 
 
 def test_without_plays_only_scenes_are_judged():
