@@ -15,8 +15,10 @@ def register(subparsers: Any) -> None:
     synth = subparsers.add_parser(
         "synth", help="write a synthetic card dataset (YOLO format)",
         description="Generate table-scene tiles with exact visible-region card labels and write "
-                    "them as a YOLO dataset: DIR/images, DIR/labels, DIR/data.yaml. The same seed "
-                    "and count always give the same files.")
+                    "them as a YOLO dataset: DIR/images, DIR/labels, DIR/data.yaml, with "
+                    "DIR/plays (the play of each labelled card) and DIR/hidden (the cards in "
+                    "view too hidden to be labelled) for gouji eval. The same seed and count "
+                    "always give the same files.")
     synth.add_argument("--seed", type=int, required=True, help="dataset seed")
     synth.add_argument("--count", type=_non_negative_int, required=True, help="number of images")
     synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="output directory")
