@@ -7,9 +7,9 @@ Usage::
 
 Generates the scenes of ``gouji eval``'s held-out set again (``dataset_scene``: the same
 images, before their JPEG compression, and labels) to know what a label file does not say: the
-visible fraction of each labelled card. Each labelled box is read as ``gouji eval`` reads it (second look included),
-and the share read right is printed by band of visible fraction, with the commonest misreadings
-of each band.
+visible fraction of each labelled card. Each labelled box is read as ``gouji eval`` reads it
+(second look included), and the share read right is printed by band of visible fraction, with
+the commonest misreadings of each band.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ BANDS = ((0.0, 0.25), (0.25, 0.5), (0.5, 0.9), (0.9, 1.01))
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--classifier", default=None, help="ONNX rank classifier (default: shipped)")
+    parser.add_argument("--classifier", default=None,
+                        help="ONNX rank classifier (default: the shipped one)")
     parser.add_argument("--count", type=int, default=HELDOUT_COUNT, help="scenes to read")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()

@@ -439,7 +439,8 @@ class Scene:
     """Every card in the scene, readable or not, bottom first."""
     plays: NDArray[np.int_] = field(default_factory=lambda: np.zeros(0, np.int_))
     """``(n,)`` which play of the scene each labelled card belongs to (0, 1, ... in the order
-    they were laid), or :data:`~vision.synth.labels.NO_PLAY` for a card of a pile or a gathered stack."""
+    they were laid), or :data:`~vision.synth.labels.NO_PLAY` for a card of a pile or a
+    gathered stack."""
 
 
 def _play_ranks(rng: np.random.Generator, count: int) -> list[str]:
