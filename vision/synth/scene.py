@@ -81,6 +81,13 @@ def _value_noise(height: int, width: int, rng: np.random.Generator,
     return cv2.resize(grid, (width, height), interpolation=cv2.INTER_CUBIC).clip(0, 1)
 
 
+def _turned_axes(shape: tuple[int, int], turn: float
+                 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Each pixel's coordinates along axes turned by ``turn`` radians: a pattern's own axes."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    return xx * math.cos(turn) + yy * math.sin(turn), yy * math.cos(turn) - xx * math.sin(turn)
+
+
 def make_table_texture(width: int, height: int, rng: np.random.Generator,
                        kind: str | None = None, *, angle: float = 0.0) -> NDArray[np.uint8]:
     """A table top of ``height x width`` BGR pixels.
@@ -99,10 +106,6 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
     kind = kind or str(rng.choice(TEXTURE_KINDS, p=(0.3, 0.25, 0.15, 0.1, 0.1, 0.1)))
     shape = (height, width)
     base = rng.integers(0, 256, 3).astype(np.float32)
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    turn = math.radians(angle)
-    across = xx * math.cos(turn) + yy * math.sin(turn)  # the pattern's own axes
-    down = yy * math.cos(turn) - xx * math.sin(turn)
     if kind == "felt":
         hue = rng.choice([np.array([40, 110, 30]), np.array([110, 60, 20]), np.array([40, 40, 120]),
                           np.array([70, 70, 70]), np.array([30, 30, 30]), base * 0.6])
@@ -110,8 +113,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
         image = hue[None, None, :] * shade[..., None]
         image += rng.standard_normal((*shape, 1), np.float32) * 5.0
     elif kind == "wood":
-        grain_angle = rng.uniform(0, math.pi)
-        u = xx * math.cos(grain_angle) + yy * math.sin(grain_angle)
+        u, _ = _turned_axes(shape, rng.uniform(0, math.pi))
         warp = _value_noise(*shape, rng, 5) * rng.uniform(20, 80)
         grain = 0.5 + 0.5 * np.sin((u + warp) * rng.uniform(0.05, 0.25))
         fine = _value_noise(*shape, rng, max(width, height) / 4)
@@ -122,6 +124,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
     elif kind == "cloth":
         colours = rng.integers(30, 240, (3, 3)).astype(np.float32)
         period = rng.integers(12, 60)
+        across, down = _turned_axes(shape, math.radians(angle))
         bands_x = ((across // period) % 3).astype(int)
         bands_y = ((down // (period * rng.uniform(0.6, 1.6)).astype(int)) % 3).astype(int)
         image = 0.5 * colours[bands_x] + 0.5 * colours[bands_y]
@@ -132,6 +135,7 @@ def make_table_texture(width: int, height: int, rng: np.random.Generator,
         image = colour[None, None, :] * (0.9 + 0.15 * _value_noise(*shape, rng, 30))[..., None]
         step = int(rng.integers(60, 200))
         grout = colour * rng.uniform(0.5, 0.8)
+        across, down = _turned_axes(shape, math.radians(angle))
         image[((across % step) < 2) | ((down % step) < 2)] = grout
     elif kind == "carpet":
         a, b = rng.integers(30, 220, (2, 3)).astype(np.float32)
