@@ -8,6 +8,7 @@ does, and compare with the truth:
   for review (:func:`tracker.score.score_plays`);
 - the rules engine fed by the recognised events against the truth: finishing order, counts,
   tribute table;
+- with ``--show-wrong``, the plays that differ from the truth, as a diff;
 - the recognised events are kept next to the game as ``events-model.jsonl`` (or
   ``events-oracle.jsonl``, ``events-operator.jsonl``) for a closer look;
 - speed: frames per second end to end (decoding the 1280×720 video included), and latency:
@@ -17,7 +18,7 @@ does, and compare with the truth:
   was committed after its cards came to rest (window included).
 
 Run:  python bench/bench_pipeline.py --seeds 101 102 [--oracle | --model PATH] [--max-plays N]
-      [--rounds N]
+      [--rounds N] [--show-wrong]
 
 ``--oracle`` replaces the detector by the renderer's exact boxes: it measures the tracker and
 the pipeline alone. With the ONNX model it measures everything, detector included.
@@ -62,7 +63,7 @@ from assistant.pipeline import (
     card_detector,
 )
 from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, ROUND_GAP
-from tracker.score import play_key, score_plays
+from tracker.score import game_outcome, play_differences, play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detections import Detections
@@ -182,14 +183,6 @@ class Operator:
         return None
 
 
-def game_state(events: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
-    """What the game comes to: the last round's finishing order, counts and tribute, and the
-    rounds before it (their places, scores and tribute)."""
-    state = rules.replay(events, ruleset=ruleset).to_json()
-    return {key: state.get(key) for key in ("round", "finish_order", "counts", "tribute",
-                                            "history", "scores")}
-
-
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.cache) / "-".join(
         [f"seed-{seed}", *([f"r{args.rounds}"] if args.rounds > 1 else []),
@@ -242,13 +235,14 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
             else "events-model.jsonl")
     (folder / name).write_text("".join(json.dumps(e) + "\n" for e in events))
     score = score_plays(truth, events)
-    same_game = game_state(truth, args.ruleset) == game_state(events, args.ruleset)
+    same_game = game_outcome(truth, args.ruleset) == game_outcome(events, args.ruleset)
     true_still = [e["t"] for e in truth if e["type"] == "play"]
     seen_at = [e["t"] for _, e in rules.apply_corrections(list(enumerate(events)))
                if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
     return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
-            "corrections": operator.corrections if operator else 0}
+            "corrections": operator.corrections if operator else 0,
+            "differences": play_differences(truth, events)}
 
 
 def main() -> int:
@@ -311,6 +305,8 @@ def main() -> int:
                              "(0: only when the video ends)")
     parser.add_argument("--operator", action="store_true",
                         help="an operator corrects each wrong play held for review at once")
+    parser.add_argument("--show-wrong", action="store_true",
+                        help="list each game's plays that differ from the truth")
     args = parser.parse_args()
     results = [bench_one(seed, args) for seed in args.seeds]
     exact = sum(r["score"].exact for r in results)
@@ -328,6 +324,9 @@ def main() -> int:
               f"{1000 * s.slowest_frame:.1f} ms"
               + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
                  f"came to rest" if r["lag"] else ""))
+        if args.show_wrong:
+            for difference in r["differences"]:
+                print("\n".join(f"    {line}" for line in difference.lines()))
     frames_total = sum(r["stats"].frames for r in results)
     seconds_total = sum(r["stats"].seconds for r in results)
     print(f"ALL: {exact}/{total} plays exact ({100 * exact / max(total, 1):.2f} %), "

@@ -3,7 +3,9 @@
 Plays are compared in order (the order of a game is part of its truth): the two sequences of
 ``(seat, cards)`` are aligned, so one missed or extra play costs one play, not every play after
 it. Cards compare as multisets (``"2TT5"`` is ``"5 T T 2"``). A correction (``fixes``) stands in
-the place of the play it fixes, as in :func:`rules.replay`.
+the place of the play it fixes, as in :func:`rules.replay`. :func:`play_differences` lists the
+stretches where the two logs part, for people to look at; :func:`game_outcome` is what the game
+comes to, to check that the rules engine fed by the recognised log ends as the true game did.
 
 >>> truth = [{"type": "play", "seat": 0, "cards": "555"}, {"type": "pass", "seat": 1},
 ...          {"type": "play", "seat": 2, "cards": "666"}, {"type": "play", "seat": 3, "cards": "K"}]
@@ -16,18 +18,26 @@ the place of the play it fixes, as in :func:`rules.replay`.
 (2, 1, 1, 0, 1, 1)
 >>> round(score.accuracy, 3)
 0.667
+>>> for difference in play_differences(truth, seen):
+...     for line in difference.lines():
+...         print(line)
+- seat 2 plays 666
++ seat 2 plays 6 6 (held for review)
++ seat 4 plays 9
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import rules
 from rules import apply_corrections, parse_cards
 
-__all__ = ["PlayScore", "play_key", "score_plays"]
+__all__ = ["PlayDifference", "PlayScore", "game_outcome", "play_differences", "play_key",
+           "score_plays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,21 +92,67 @@ def play_key(event: dict[str, Any]) -> tuple[int, Any]:
     return int(event["seat"]), parse_cards(str(event["cards"]))
 
 
-def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]) -> PlayScore:
-    """Compare the plays of a recognised log with the true log (other events are ignored)."""
-    seen = list(seen)
+@dataclass(frozen=True, slots=True)
+class PlayDifference:
+    """A stretch of the game where the recognised plays part from the true ones."""
+
+    truth: tuple[dict[str, Any], ...]
+    """The true plays of the stretch; none where the recognised ones are phantoms."""
+    seen: tuple[dict[str, Any], ...]
+    """The recognised plays standing in their place; none where the true ones were missed."""
+
+    def lines(self) -> list[str]:
+        """The stretch as a diff for people: ``-`` the true plays, ``+`` the recognised ones."""
+        return ([f"- {_described(play)}" for play in self.truth]
+                + [f"+ {_described(play)}" + _review_note(play) for play in self.seen])
+
+
+def _described(play: dict[str, Any]) -> str:
+    at = f" at {play['t']:.2f} s" if isinstance(play.get("t"), int | float) else ""
+    return f"seat {play['seat']} plays {play['cards']}{at}"
+
+
+def _review_note(play: dict[str, Any]) -> str:
+    if not play.get("review"):
+        return ""
+    return f" (held for review: {play['reason']})" if play.get("reason") \
+        else " (held for review)"
+
+
+def _aligned(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
+             ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
+    """The true and recognised plays in aligned stretches, each either the same plays on both
+    sides or a :class:`PlayDifference`'s two sides."""
     true_plays, seen_plays = _plays(truth), _plays(seen)
     key = [play_key(e) for e in true_plays]
     got = [play_key(e) for e in seen_plays]
-    exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
     matcher = difflib.SequenceMatcher(a=key, b=got, autojunk=False)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        if tag == "equal":
-            exact += a1 - a0
+    for _, a0, a1, b0, b1 in matcher.get_opcodes():
+        yield true_plays[a0:a1], seen_plays[b0:b1]
+
+
+def play_differences(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
+                     ) -> list[PlayDifference]:
+    """Where the plays of a recognised log part from the true log, in game order."""
+    return [PlayDifference(tuple(true_part), tuple(seen_part))
+            for true_part, seen_part in _aligned(truth, seen)
+            if [play_key(e) for e in true_part] != [play_key(e) for e in seen_part]]
+
+
+def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]) -> PlayScore:
+    """Compare the plays of a recognised log with the true log (other events are ignored)."""
+    seen = list(seen)
+    truth_count = held = exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
+    for true_part, seen_part in _aligned(truth, seen):
+        truth_count += len(true_part)
+        held += sum(bool(e.get("review")) for e in seen_part)
+        key, got = [play_key(e) for e in true_part], [play_key(e) for e in seen_part]
+        if key == got:
+            exact += len(key)
             continue
-        silent += sum(not seen_plays[i].get("review") for i in range(b0, b1))
-        pairs = min(a1 - a0, b1 - b0) if tag == "replace" else 0
-        for (seat_a, cards_a), (seat_b, cards_b) in zip(key[a0:a0 + pairs], got[b0:b0 + pairs]):
+        silent += sum(not e.get("review") for e in seen_part)
+        pairs = min(len(key), len(got))
+        for (seat_a, cards_a), (seat_b, cards_b) in zip(key, got[:pairs]):
             if seat_a == seat_b:
                 wrong_cards += 1
             elif cards_a == cards_b:
@@ -104,9 +160,19 @@ def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]])
             else:
                 phantom += 1
                 missed += 1
-        missed += (a1 - a0) - pairs
-        phantom += (b1 - b0) - pairs
-    held = sum(bool(e.get("review")) for e in seen_plays)
-    return PlayScore(truth=len(key), exact=exact, wrong_cards=wrong_cards,
+        missed += len(key) - pairs
+        phantom += len(got) - pairs
+    return PlayScore(truth=truth_count, exact=exact, wrong_cards=wrong_cards,
                      wrong_seat=wrong_seat, phantom=phantom, missed=missed, held=held,
                      silent=silent, corrected=sum("fixes" in e for e in seen))
+
+
+def game_outcome(events: Iterable[dict[str, Any]], ruleset: str | None = None) -> dict[str, Any]:
+    """What a game comes to when the rules engine replays its log: the last round's finishing
+    order, counts and tribute, and the rounds before it (their places, scores and tribute).
+
+    Two logs of one game end alike when their outcomes are equal.
+    """
+    state = rules.replay(list(events), ruleset=ruleset).to_json()
+    return {key: state.get(key) for key in ("round", "finish_order", "counts", "tribute",
+                                            "history", "scores")}

@@ -33,6 +33,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     process.add_argument("--threads", type=int, default=2, help="detector threads (default: 2)")
     process.add_argument("--whole-frame", action="store_true",
                          help="detect on whole frames instead of each seat's upright crop")
+    process.add_argument("--truth", type=Path, default=None, metavar="TRUTH.jsonl",
+                         help="the game's true event log (a rendered game's truth.jsonl): also "
+                              "print how many plays came back exactly, the plays that differ, "
+                              "and whether the game ends as the truth does")
     process.set_defaults(func=process_command)
 
     render = subparsers.add_parser(
@@ -61,19 +65,19 @@ def process_command(args: argparse.Namespace) -> int:
     from vision.capture import frames
 
     table = TableLayout.load(args.table)
+    truth = _read_truth(args.truth) if args.truth is not None else None
     source = frames(args.video)  # a missing file fails here, before the model loads
     detector = card_detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     args.events.parent.mkdir(parents=True, exist_ok=True)
+    events: list[dict[str, Any]] = []
     with args.events.open("w", encoding="utf-8") as log:
-        line = 0
 
         def on_event(event: dict[str, Any]) -> None:
-            nonlocal line
-            line += 1
+            events.append(event)
             log.write(json.dumps(event, ensure_ascii=False) + "\n")
             log.flush()
-            match.apply(event, line=line)
+            match.apply(event, line=len(events))
 
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
@@ -88,7 +92,34 @@ def process_command(args: argparse.Namespace) -> int:
     if stats.capture is not None and stats.capture.dropped:
         print(f"frames skipped as unreadable: {stats.capture.dropped}", file=sys.stderr)
     print(f"events written to {args.events}")
+    if truth is not None:
+        _compare_with_truth(events, truth, args.truth, args.ruleset)
     return 0
+
+
+def _read_truth(path: Path) -> list[dict[str, Any]]:
+    """A true event log, every line checked, so that a bad one fails before the video is read."""
+    import rules
+
+    events = []
+    for line, item in rules.loads(path.read_text(encoding="utf-8")):
+        try:
+            rules.parse_event(item)
+        except rules.GoujiError as exc:
+            raise ValueError(f"{path}: line {line}: {exc}") from None
+        events.append(item)
+    return events
+
+
+def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]], path: Path,
+                        ruleset: str) -> None:
+    from tracker.score import game_outcome, play_differences, score_plays
+
+    print(f"against {path}: {score_plays(truth, events).summary()}")
+    same = game_outcome(events, ruleset) == game_outcome(truth, ruleset)
+    print(f"finishing order, counts and tribute as the truth's: {'yes' if same else 'no'}")
+    for difference in play_differences(truth, events):
+        print("\n".join(difference.lines()))
 
 
 def render_command(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import ClassVar
 
 import cv2
@@ -79,3 +80,35 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, argv, m
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_process_against_the_truth_prints_the_score_and_the_plays_that_differ(tmp_path,
+                                                                              monkeypatch, capsys):
+    out = tmp_path / "game"
+    main(["render-game", "--seed", "3", "--out", str(out), "--max-plays", "1",
+          "--frames-per-second", "5"])
+    played = json.loads((out / "truth.jsonl").read_text().splitlines()[1])
+    capsys.readouterr()
+    monkeypatch.setattr("vision.detector.Detector", NothingDetector)
+    assert main(["process", str(out / "game.mp4"), "--table", str(out / "table.json"),
+                 "--events", str(tmp_path / "events.jsonl"),
+                 "--truth", str(out / "truth.jsonl")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert f"against {out / 'truth.jsonl'}: 0/1 plays exact (0.0 %)" in printed[-3]
+    assert "missed 1" in printed[-3]
+    assert printed[-2] == "finishing order, counts and tribute as the truth's: no"
+    assert printed[-1] == f"- seat {played['seat']} plays {played['cards']} at {played['t']:.2f} s"
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("not json", "line 2: not JSON"),
+    ('{"type": "play", "seat": 1, "cards": "5X"}', "line 2: invalid card token 'X'"),
+])
+def test_a_bad_truth_fails_before_the_video_is_read(tmp_path, monkeypatch, capsys, line, message):
+    monkeypatch.chdir(tmp_path)
+    TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72)).save("t.json")
+    Path("truth.jsonl").write_text('{"type": "round", "first": 0}\n' + line + "\n")
+    assert main(["process", "missing.mp4", "--table", "t.json", "--events", "e.jsonl",
+                 "--truth", "truth.jsonl"]) == 2
+    assert f"truth.jsonl: {message}" in capsys.readouterr().err
+    assert not Path("e.jsonl").exists()

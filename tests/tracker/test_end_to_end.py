@@ -13,7 +13,7 @@ import pytest
 import rules
 from assistant.cli import main
 from assistant.pipeline import Pipeline
-from tracker.score import score_plays
+from tracker.score import game_outcome, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detector import default_model_path
@@ -24,11 +24,6 @@ UNSEEN_SEED = 90_417
 UNSEEN_CLIP_SEED = 90_418
 """The same for the short clip."""
 CLIP_PLAYS = 12
-
-
-def outcome(events):
-    state = rules.replay(events).to_json()
-    return {key: state[key] for key in ("finish_order", "counts", "tribute")}
 
 
 shipped_model = pytest.mark.skipif(not default_model_path().is_file(),
@@ -57,7 +52,7 @@ def test_with_exact_boxes_every_play_and_the_outcome_come_back(game):
              match=match, per_zone=False).run(on_event)
     score = score_plays(truth_of(game), events)
     assert (score.exact, score.phantom, score.held) == (score.truth, 0, 0), score.summary()
-    assert outcome(events) == outcome(truth_of(game))
+    assert game_outcome(events) == game_outcome(truth_of(game))
 
 
 def processed(game, tmp_path):
@@ -73,7 +68,7 @@ def test_gouji_process_with_the_shipped_model(game, tmp_path):
     events = processed(game, tmp_path)
     score = score_plays(truth_of(game), events)
     assert score.accuracy >= 0.99 and score.phantom == 0, score.summary()
-    assert outcome(events) == outcome(truth_of(game))
+    assert game_outcome(events) == game_outcome(truth_of(game))
 
 
 @shipped_model
