@@ -57,6 +57,7 @@ __all__ = [
     "LabelReading",
     "LabelledImage",
     "ScenePlays",
+    "YoloBoxes",
     "average_precision",
     "box_iou",
     "class_map_from_names",
@@ -414,24 +415,16 @@ def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dic
 
 
 @dataclass(frozen=True, slots=True)
-class LabelledImage:
-    """One image of a YOLO-format folder and its truth boxes."""
+class YoloBoxes:
+    """The boxes of one image as a YOLO txt file gives them: a class and a normalised box each."""
 
-    path: Path
-    """The image file."""
     class_id: NDArray[np.int_]
-    """Our class id of each truth box, shape ``(n,)``."""
+    """Our class id of each box, shape ``(n,)``."""
     xywhn: NDArray[np.float32]
-    """Truth boxes as normalised ``cx, cy, w, h`` (YOLO txt), shape ``(n, 4)``."""
-    play: NDArray[np.int_] | None = None
-    """The play of its scene each truth box belongs to (``NO_PLAY`` for none), from the
-    ``plays/`` file of a generated set; ``None`` where the folder has none."""
-    hidden: LabelledImage | None = None
-    """The cards in view but too hidden to be labelled, from the ``hidden/`` file beside the
-    ``plays/`` one (YOLO lines)."""
+    """Boxes as normalised ``cx, cy, w, h``, shape ``(n, 4)``."""
 
-    def truth(self, image_shape: tuple[int, ...]) -> Detections:
-        """Truth boxes in pixels of an image of shape ``(height, width, ...)``."""
+    def in_pixels(self, image_shape: tuple[int, ...]) -> Detections:
+        """The boxes in pixels of an image of shape ``(height, width, ...)``, confidence 1."""
         height, width = image_shape[:2]
         cx, cy, w, h = self.xywhn.T
         xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
@@ -439,11 +432,36 @@ class LabelledImage:
         return Detections(xyxy=xyxy.reshape(-1, 4), confidence=np.ones(len(xyxy), np.float32),
                           class_id=self.class_id)
 
+
+@dataclass(frozen=True, slots=True)
+class LabelledImage:
+    """One image of a YOLO-format folder and its truth boxes."""
+
+    path: Path
+    """The image file."""
+    labels: YoloBoxes
+    """Its truth boxes, from its ``labels/`` file."""
+    play: NDArray[np.int_] | None = None
+    """The play of its scene each truth box belongs to (``NO_PLAY`` for none), from the
+    ``plays/`` file of a generated set; ``None`` where the folder has none."""
+    hidden: YoloBoxes | None = None
+    """The cards in view but too hidden to be labelled, from the ``hidden/`` file beside the
+    ``plays/`` one."""
+
+    @property
+    def class_id(self) -> NDArray[np.int_]:
+        """Our class id of each truth box, shape ``(n,)``."""
+        return self.labels.class_id
+
+    def truth(self, image_shape: tuple[int, ...]) -> Detections:
+        """Truth boxes in pixels of an image of shape ``(height, width, ...)``."""
+        return self.labels.in_pixels(image_shape)
+
     def scene_plays(self, image_shape: tuple[int, ...]) -> ScenePlays | None:
         """Its scene's plays and hidden cards in pixels, where the folder says them."""
         if self.play is None:
             return None
-        hidden = self.hidden.truth(image_shape) if self.hidden is not None \
+        hidden = self.hidden.in_pixels(image_shape) if self.hidden is not None \
             else Detections.empty()
         return ScenePlays(self.play, hidden)
 
@@ -492,12 +510,12 @@ def load_yolo_folder(root: str | os.PathLike[str]) -> list[LabelledImage]:
         if base not in maps:
             maps[base] = _read_class_map(base, root)
         label_path = Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
-        item = _read_labels(path, label_path, maps[base])
+        item = LabelledImage(path, _read_labels(label_path, maps[base]))
         play_path = Path(*parts[:at], "plays", *parts[at + 1:]).with_suffix(".txt")
         if play_path.is_file():
             hidden_path = Path(*parts[:at], "hidden", *parts[at + 1:]).with_suffix(".txt")
             item = replace(item, play=_read_plays(play_path, len(item.class_id)),
-                           hidden=_read_labels(path, hidden_path, maps[base]))
+                           hidden=_read_labels(hidden_path, maps[base]))
         items.append(item)
     return items
 
@@ -511,7 +529,8 @@ def _read_class_map(base: Path, root: Path) -> NDArray[np.int_] | None:
     return None
 
 
-def _read_labels(image: Path, label_path: Path, class_map: NDArray[np.int_] | None) -> LabelledImage:
+def _read_labels(label_path: Path, class_map: NDArray[np.int_] | None) -> YoloBoxes:
+    """A YOLO txt file's boxes (none where there is no file), its ids mapped by ``class_map``."""
     rows: list[list[float]] = []
     if label_path.is_file():
         for number, line in enumerate(label_path.read_text().splitlines(), 1):
@@ -533,7 +552,7 @@ def _read_labels(image: Path, label_path: Path, class_map: NDArray[np.int_] | No
         ids = class_map[ids]
     elif len(ids) and ids.max() >= len(CLASS_NAMES):
         raise ValueError(f"{label_path}: class {ids.max()} is not one of {len(CLASS_NAMES)}")
-    return LabelledImage(path=image, class_id=ids, xywhn=table[:, 1:].astype(np.float32))
+    return YoloBoxes(class_id=ids, xywhn=table[:, 1:].astype(np.float32))
 
 
 def _read_plays(path: Path, boxes: int) -> NDArray[np.int_]:

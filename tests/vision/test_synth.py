@@ -212,7 +212,7 @@ def test_yolo_dataset_is_well_formed_and_reproducible(tmp_path: Path, monkeypatc
         yolo_lines(scene.cards, scene.image.shape[:2])
     assert plays[0][3].play.tolist() == scene.plays.tolist()
     hidden = [item.hidden for item in plays[0]]
-    assert all(h is not None and h.path == item.path for h, item in zip(hidden, plays[0]))
+    assert all(h is not None for h in hidden)
     assert sum(len(h.class_id) for h in hidden) > 0      # cards under fans, hands, the border
     data = (tmp_path / "a" / "data.yaml").read_text()
     assert "train: images" in data and "  15: 'back'" in data
