@@ -18,8 +18,9 @@ on hand-made boxes with known answers, independently of any model.
   too hidden to be labelled (the generated sets' ``hidden/``) is no more needed than it is
   labelled, and a detection of it (IoU ≥ 0.5) with its rank is not extra: it is a card of the
   scene read right. Cards of piles of earlier plays and of gathered stacks belong to no play.
-* **Rank accuracy**: a truth card is read right when the most confident detection covering it
-  (IoU ≥ 0.5) has its rank.
+* **Rank accuracy**: a truth card is read right when the confident detection that took it (the
+  same one-to-one matching as for the plays) has its rank: in a tight fan a neighbour's surer
+  box may cover a card at IoU ≥ 0.5, but it takes its own card.
 
 >>> import numpy as np
 >>> truth = Detections(xyxy=np.array([[0, 0, 10, 10]], np.float32),
@@ -79,13 +80,13 @@ RECALL_POINTS: NDArray[np.float64] = np.linspace(0.0, 1.0, 101)
 """COCO's 101 recall points at which the precision envelope is sampled."""
 
 CARD_OUTCOMES = ("read right", "misread", "found below the threshold", "not found")
-"""What may become of a truth card, in :attr:`Evaluation.outcomes`, judged by the surest
-detection at the run-time threshold that covers it (IoU >= 0.5): its rank right; another rank
-(its own box misread, or a neighbour's box over it surer); no such detection, but one below the
-threshold; none at all."""
+"""What may become of a truth card, in :attr:`Evaluation.outcomes`: the detections at the
+run-time threshold take one card each (surest first, the one they overlap most, IoU >= 0.5),
+and the card is read right or misread by the detection that took it; a card none took is found
+below the threshold where a detection under it covers it (IoU >= 0.5), else not found."""
 _OUTCOME_KEYS = (*CARD_OUTCOMES, "extra")
-"""Keys of :attr:`Evaluation.outcomes`: the cards' outcomes, then the detections covering no
-card."""
+"""Keys of :attr:`Evaluation.outcomes`: the cards' outcomes, then the detections at the
+threshold that took no card (a card found twice, or none there)."""
 
 HELDOUT_SEED = 999_999
 """Seed of the held-out synthetic set; training sets use small seeds, never this one."""
@@ -258,7 +259,7 @@ class Evaluation:
     outcomes: dict[str, int] = field(default_factory=dict)
     """What became of the truth cards at the run-time threshold (:data:`CARD_OUTCOMES`: read
     right, misread, found only below the threshold, not found), and ``extra``: run-time
-    detections covering no truth card."""
+    detections that took no truth card."""
     classifier: LabelReading | None = None
     """How a cascade's rank classifier reads the truth boxes themselves, where it was asked
     (:func:`evaluate_images` with ``classify``)."""
@@ -270,7 +271,7 @@ class Evaluation:
 
     @property
     def rank_accuracy(self) -> float:
-        """Fraction of truth cards whose most confident covering detection has the right rank."""
+        """Fraction of truth cards read right (:data:`CARD_OUTCOMES`)."""
         return self.outcomes.get(CARD_OUTCOMES[0], 0) / self.cards if self.cards else 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -398,19 +399,23 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
 
 
 def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dict[str, int]:
-    """:data:`CARD_OUTCOMES` of one image's truth cards, each judged by the most confident
-    detection covering it (IoU >= 0.5) at ``conf`` or above, and its ``extra`` detections."""
-    if not len(predicted):
-        return {key: 0 for key in _OUTCOME_KEYS} | {"not found": len(truth)}  # none found
-    covering = (box_iou(truth.xyxy, predicted.xyxy) >= 0.5 if len(truth)
-                else np.zeros((0, len(predicted)), bool))
-    confident = predicted.confidence >= conf
-    counted = covering & confident[None, :]
-    best = np.where(counted, predicted.confidence[None, :], -1.0).argmax(axis=1)
-    found = counted.any(axis=1)
-    right = found & (predicted.class_id[best] == truth.class_id)
-    counts = (right, found & ~right, ~found & covering.any(axis=1), ~covering.any(axis=1),
-              confident & ~covering.any(axis=0))
+    """:data:`CARD_OUTCOMES` of one image's truth cards and its ``extra`` detections: the
+    detections at ``conf`` or above take one card each, surest first, the one they overlap
+    most (IoU >= 0.5), as for AP and the plays."""
+    confident = np.flatnonzero(predicted.confidence >= conf)
+    confident = confident[np.argsort(-predicted.confidence[confident], kind="mergesort")]
+    ious = (box_iou(predicted.xyxy, truth.xyxy) if len(predicted) and len(truth)
+            else np.zeros((len(predicted), len(truth))))
+    taken = _assign(ious[confident], 0.5)
+    reader = np.full(len(truth), -1, np.int_)   # the detection that took each card
+    reader[taken[taken >= 0]] = confident[taken >= 0]
+    found = reader >= 0
+    right = found.copy()
+    right[found] = predicted.class_id[reader[found]] == truth.class_id[found]
+    unsure = np.ones(len(predicted), bool)
+    unsure[confident] = False
+    below = (ious[unsure] >= 0.5).any(axis=0)
+    counts = (right, found & ~right, ~found & below, ~found & ~below, taken < 0)
     return {key: int(np.sum(mask)) for key, mask in zip(_OUTCOME_KEYS, counts, strict=True)}
 
 

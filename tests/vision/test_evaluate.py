@@ -171,6 +171,17 @@ def test_a_generated_sets_plays_are_read_with_its_labels(tmp_path):
         load_yolo_folder(tmp_path)
 
 
+def test_a_card_is_read_by_its_own_box_not_by_a_surer_neighbour_over_it():
+    fan = cards((0, 0, 10, 10, "5"), (2, 0, 12, 10, "7"))           # the 7 shows a strip
+    found = cards((0, 0, 10, 10, "5", 0.9), (2, 0, 12, 10, "7", 0.6))
+    assert box_iou(found.xyxy[:1], fan.xyxy[1:])[0, 0] >= 0.5       # the 5's box covers the 7
+    result = evaluate([found], [fan])
+    assert result.rank_accuracy == 1.0 and result.outcomes["extra"] == 0
+    alone = evaluate([found[:1]], [fan])              # the 7's own box missing: not misread
+    assert alone.outcomes == {"read right": 1, "misread": 0, "found below the threshold": 0,
+                              "not found": 1, "extra": 0}
+
+
 def test_wrong_rank_is_a_miss_for_the_true_class():
     truth = cards((0, 0, 10, 10, "9"))
     found = cards((0, 0, 10, 10, "6", 0.9))
@@ -184,14 +195,14 @@ def test_each_truth_card_has_one_outcome_and_stray_boxes_are_extra():
     truth = cards((0, 0, 10, 10, "9"), (20, 0, 30, 10, "9"), (40, 0, 50, 10, "K"),
                   (60, 0, 70, 10, "A"))
     found = cards((0, 0, 10, 10, "9", 0.9),          # read right
-                  (0, 0, 10, 10, "6", 0.3),          # a weaker box on it changes nothing
+                  (0, 0, 10, 10, "6", 0.3),          # a weaker box on it: found twice, extra
                   (20, 0, 30, 10, "6", 0.8),         # misread
                   (40, 0, 50, 10, "K", 0.1),         # found below the threshold
                   (80, 0, 90, 10, "Q", 0.7),         # covers no card: extra
                   (100, 0, 110, 10, "Q", 0.2))       # below the threshold: not extra
     result = evaluate([found], [truth], conf=0.25)
     assert result.outcomes == {"read right": 1, "misread": 1, "found below the threshold": 1,
-                               "not found": 1, "extra": 1}
+                               "not found": 1, "extra": 2}
     assert result.rank_accuracy == 0.25
     assert "25.0% read right, 25.0% misread" in result.format()
     empty = evaluate([cards()], [truth])
