@@ -150,6 +150,16 @@ def _assign(ious: NDArray[np.float64], threshold: float) -> NDArray[np.int_]:
     return taken
 
 
+def _cards_taken(predicted: Detections, truth: Detections) -> NDArray[np.int_]:
+    """The truth card each detection takes, whatever the ranks, or -1: surest first, each the
+    free card it overlaps most at IoU 0.5 or more (:func:`_assign`)."""
+    order = np.argsort(-predicted.confidence, kind="mergesort")
+    taken = np.full(len(predicted), -1, np.int_)
+    if len(predicted) and len(truth):
+        taken[order] = _assign(box_iou(predicted.xyxy[order], truth.xyxy), 0.5)
+    return taken
+
+
 def _match(predicted: Detections, truth: Detections, cid: int
            ) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
     """Greedy COCO matching of one class in one image at every IoU threshold.
@@ -172,9 +182,7 @@ def _plays_read_right(predicted: Detections, truth: Detections, plays: ScenePlay
                       ) -> list[bool]:
     """Whether each play of one scene is read exactly (module docstring), in play order;
     ``predicted`` holds the run-time detections only."""
-    order = np.argsort(-predicted.confidence, kind="mergesort")
-    predicted = predicted[order]
-    taken = _assign(box_iou(predicted.xyxy, truth.xyxy), 0.5)
+    taken = _cards_taken(predicted, truth)
     hidden = plays.hidden
     seen_hidden = ((box_iou(predicted.xyxy, hidden.xyxy) >= 0.5)
                    & (predicted.class_id[:, None] == hidden.class_id[None, :])).any(axis=1)
@@ -400,21 +408,17 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
 
 def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dict[str, int]:
     """:data:`CARD_OUTCOMES` of one image's truth cards and its ``extra`` detections: the
-    detections at ``conf`` or above take one card each, surest first, the one they overlap
-    most (IoU >= 0.5), as for AP and the plays."""
-    confident = np.flatnonzero(predicted.confidence >= conf)
-    confident = confident[np.argsort(-predicted.confidence[confident], kind="mergesort")]
-    ious = (box_iou(predicted.xyxy, truth.xyxy) if len(predicted) and len(truth)
-            else np.zeros((len(predicted), len(truth))))
-    taken = _assign(ious[confident], 0.5)
+    detections at ``conf`` or above take one card each, as for the plays (:func:`_cards_taken`)."""
+    confident = predicted[predicted.confidence >= conf]
+    unsure = predicted[predicted.confidence < conf]
+    taken = _cards_taken(confident, truth)
     reader = np.full(len(truth), -1, np.int_)   # the detection that took each card
-    reader[taken[taken >= 0]] = confident[taken >= 0]
+    reader[taken[taken >= 0]] = np.flatnonzero(taken >= 0)
     found = reader >= 0
     right = found.copy()
-    right[found] = predicted.class_id[reader[found]] == truth.class_id[found]
-    unsure = np.ones(len(predicted), bool)
-    unsure[confident] = False
-    below = (ious[unsure] >= 0.5).any(axis=0)
+    right[found] = confident.class_id[reader[found]] == truth.class_id[found]
+    below = ((box_iou(unsure.xyxy, truth.xyxy) >= 0.5).any(axis=0) if len(unsure) and len(truth)
+             else np.zeros(len(truth), bool))
     counts = (right, found & ~right, ~found & below, ~found & ~below, taken < 0)
     return {key: int(np.sum(mask)) for key, mask in zip(_OUTCOME_KEYS, counts, strict=True)}
 
