@@ -68,7 +68,10 @@ last one, when the rules saw that one end the round, is of that round (no table 
 seconds): the cheapest reading of one of its plays, one card changed, after which the rules
 take every play and the new one is corrected (a play read with a card too many let a seat go
 out early). Corrections are held for review too, and so is the play that called for them: the
-rules took it only on that guess about another play.
+rules took it only on that guess about another play. An answer the rules still refuse for its
+count, when no earlier play was corrected for it, casts doubt on the count of the play it
+answers as well: that play, if it went in unheld, is held as it stands (a correction with its
+own cards: 6666 read 666 unheld, the answer SJ AAA refused).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -822,6 +825,7 @@ class PlaySegmenter:
         read, reading = cards, _Reading(cards)
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
+        revision: list[tuple[_TrickPlay, _Reading]] = []
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
@@ -891,12 +895,29 @@ class PlaySegmenter:
                         "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
+        doubted = self._answered(seat) if objection and not revision else None
+        if (doubted is not None and not doubted.held
+                and len(cards) != len(doubted.reading.cards)):
+            events.append(self._held_again(doubted, f"seat {seat} answered it with {len(cards)} "
+                                                    f"cards, refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
             self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
                                                   faint=nearby, reading=reading,
-                                                  count_in_doubt=bool(len(doubtful))))
+                                                  count_in_doubt=bool(len(doubtful)),
+                                                  held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
+
+    def _held_again(self, play: _TrickPlay, reason: str) -> Event:
+        """A correction (``fixes``) holding ``play`` for review as it stands: a later play made
+        its count doubtful. An answer refused for its count may be the one read short or long,
+        or the play it answers may be (6666 read 666, the answer SJ AAA refused)."""
+        play.held = True
+        cards = play.reading.cards
+        return self._numbered({"type": "play", "seat": play.seat, "cards": format_play(cards.class_id),
+                               "t": play.t, "source": "vision",
+                               "conf": round(float(cards.confidence.min()), 3), "review": True,
+                               "reason": reason, "fixes": play.seq})
 
     def _counted_for_rules(self, prior: Prior, seat: int, cards: Detections,
                            nearby: Detections, current: Detections, closer: CloserLook
@@ -1261,6 +1282,7 @@ class PlaySegmenter:
             if unchanged:
                 continue
             changed.append(play)
+            play.held = True
             event: Event = {
                 "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
                 "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
@@ -1412,6 +1434,8 @@ class _TrickPlay:
     """How it stands reported now."""
     count_in_doubt: bool = False
     """Whether a faint card of its ranks lay beside it, not taken in."""
+    held: bool = False
+    """Whether it is held for review as it stands reported."""
     alternatives: list[_Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
     two_changes: list[_Reading] | None = None

@@ -657,8 +657,13 @@ def test_a_refused_answer_short_of_a_card_takes_in_what_its_zone_read_closer_cou
     closer = CloserLook(zones, *views)
     events = hold(segmenter, seen, 1.0, 1.0, closer=closer)
     assert closer.asked[0] == 1
-    assert plays(events) == [(1, answer)] and events[0]["review"]
-    assert events[0]["reason"] == "rules: 66 does not beat 555: 2 cards against 3" + reason
+    *lead_held, answered = events
+    assert plays([answered]) == [(1, answer)] and answered["review"]
+    assert answered["reason"] == "rules: 66 does not beat 555: 2 cards against 3" + reason
+    # Still refused for its count, the answer casts doubt on the lead's: held as it stands.
+    assert [(e["fixes"], e["cards"], e["review"], e["reason"]) for e in lead_held] == (
+        [] if answer == "666" else
+        [(1, "555", True, "seat 1 answered it with 2 cards, refused: either count may be off")])
     # The card taken in is the play's: no new card later.
     assert hold(segmenter, seen, 2.0, 1.0, closer=closer) == []
 
