@@ -898,8 +898,10 @@ class PlaySegmenter:
         doubted = self._answered(seat) if objection and not revision else None
         if (doubted is not None and not doubted.held
                 and len(cards) != len(doubted.reading.cards)):
-            events.append(self._held_again(doubted, f"seat {seat} answered it with {len(cards)} "
-                                                    f"cards, refused: either count may be off"))
+            # Either may be read short or long (6666 read 666, the answer SJ AAA refused).
+            events.append(self._correction(doubted, doubted.reading.cards,
+                                           f"seat {seat} answered it with {len(cards)} cards, "
+                                           f"refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
             self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
@@ -908,12 +910,10 @@ class PlaySegmenter:
                                                   held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
 
-    def _held_again(self, play: _TrickPlay, reason: str) -> Event:
-        """A correction (``fixes``) holding ``play`` for review as it stands: a later play made
-        its count doubtful. An answer refused for its count may be the one read short or long,
-        or the play it answers may be (6666 read 666, the answer SJ AAA refused)."""
+    def _correction(self, play: _TrickPlay, cards: Detections, reason: str) -> Event:
+        """The event (``fixes``) putting ``play`` as ``cards``, held for review for ``reason``
+        (its own cards: held as it stands)."""
         play.held = True
-        cards = play.reading.cards
         return self._numbered({"type": "play", "seat": play.seat, "cards": format_play(cards.class_id),
                                "t": play.t, "source": "vision",
                                "conf": round(float(cards.confidence.min()), 3), "review": True,
@@ -1282,13 +1282,8 @@ class PlaySegmenter:
             if unchanged:
                 continue
             changed.append(play)
-            play.held = True
-            event: Event = {
-                "type": "play", "seat": play.seat, "cards": format_play(new.cards.class_id),
-                "t": play.t, "source": "vision", "conf": round(float(new.cards.confidence.min()), 3),
-                "review": True, "reason": f"revised when {after}: {new.change or 'as read'}",
-                "fixes": play.seq}
-            events.append(self._numbered(event))
+            events.append(self._correction(play, new.cards,
+                                           f"revised when {after}: {new.change or 'as read'}"))
         if changed:
             self._refresh_checkpoints(after=changed)
         return events, Detections.merge(taken)
