@@ -63,7 +63,7 @@ from assistant.pipeline import (
     card_detector,
 )
 from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, ROUND_GAP
-from tracker.score import game_outcome, play_differences, play_key, score_plays
+from tracker.score import game_outcome, play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
 from vision.detections import Detections
@@ -241,8 +241,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
     return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
-            "corrections": operator.corrections if operator else 0,
-            "differences": play_differences(truth, events)}
+            "corrections": operator.corrections if operator else 0}
 
 
 def main() -> int:
@@ -325,7 +324,7 @@ def main() -> int:
               + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
                  f"came to rest" if r["lag"] else ""))
         if args.show_wrong:
-            for difference in r["differences"]:
+            for difference in r["score"].differences:
                 print("\n".join(f"    {line}" for line in difference.lines()))
     frames_total = sum(r["stats"].frames for r in results)
     seconds_total = sum(r["stats"].seconds for r in results)

@@ -8,7 +8,7 @@
 from tracker.gather import GatherRule
 from tracker.plays import PlaySegmenter, Prior, format_play, match_boxes
 from tracker.prior import MatchPrior
-from tracker.score import PlayDifference, PlayScore, game_outcome, play_differences, score_plays
+from tracker.score import PlayDifference, PlayScore, game_outcome, score_plays
 from tracker.table import SEAT_COUNT, Point, Seat, TableLayout, TableLayoutError
 from tracker.zones import SeatZones, ZoneCrop
 
@@ -29,6 +29,5 @@ __all__ = [
     "format_play",
     "game_outcome",
     "match_boxes",
-    "play_differences",
     "score_plays",
 ]

@@ -3,7 +3,7 @@
 Plays are compared in order (the order of a game is part of its truth): the two sequences of
 ``(seat, cards)`` are aligned, so one missed or extra play costs one play, not every play after
 it. Cards compare as multisets (``"2TT5"`` is ``"5 T T 2"``). A correction (``fixes``) stands in
-the place of the play it fixes, as in :func:`rules.replay`. :func:`play_differences` lists the
+the place of the play it fixes, as in :func:`rules.replay`. The score's ``differences`` are the
 stretches where the two logs part, for people to look at; :func:`game_outcome` is what the game
 comes to, to check that the rules engine fed by the recognised log ends as the true game did.
 
@@ -18,7 +18,7 @@ comes to, to check that the rules engine fed by the recognised log ends as the t
 (2, 1, 1, 0, 1, 1)
 >>> round(score.accuracy, 3)
 0.667
->>> for difference in play_differences(truth, seen):
+>>> for difference in score.differences:
 ...     for line in difference.lines():
 ...         print(line)
 - seat 2 plays 666
@@ -29,15 +29,29 @@ comes to, to check that the rules engine fed by the recognised log ends as the t
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import rules
 from rules import apply_corrections, parse_cards
 
-__all__ = ["PlayDifference", "PlayScore", "game_outcome", "play_differences", "play_key",
-           "score_plays"]
+__all__ = ["PlayDifference", "PlayScore", "game_outcome", "play_key", "score_plays"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDifference:
+    """A stretch of the game where the recognised plays part from the true ones."""
+
+    truth: tuple[dict[str, Any], ...]
+    """The true plays of the stretch; none where the recognised ones are phantoms."""
+    seen: tuple[dict[str, Any], ...]
+    """The recognised plays standing in their place; none where the true ones were missed."""
+
+    def lines(self) -> list[str]:
+        """The stretch as a diff for people: ``-`` the true plays, ``+`` the recognised ones."""
+        return ([f"- {_described(play)}" for play in self.truth]
+                + [f"+ {_described(play)}" + _review_note(play) for play in self.seen])
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +76,8 @@ class PlayScore:
     """Recognised plays that are wrong (cards, seat or phantom) and not held for review."""
     corrected: int = 0
     """Corrections in the recognised log (each stands in the place of the play it fixes)."""
+    differences: tuple[PlayDifference, ...] = ()
+    """Where the recognised plays part from the true ones, in game order."""
 
     @property
     def accuracy(self) -> float:
@@ -92,21 +108,6 @@ def play_key(event: dict[str, Any]) -> tuple[int, Any]:
     return int(event["seat"]), parse_cards(str(event["cards"]))
 
 
-@dataclass(frozen=True, slots=True)
-class PlayDifference:
-    """A stretch of the game where the recognised plays part from the true ones."""
-
-    truth: tuple[dict[str, Any], ...]
-    """The true plays of the stretch; none where the recognised ones are phantoms."""
-    seen: tuple[dict[str, Any], ...]
-    """The recognised plays standing in their place; none where the true ones were missed."""
-
-    def lines(self) -> list[str]:
-        """The stretch as a diff for people: ``-`` the true plays, ``+`` the recognised ones."""
-        return ([f"- {_described(play)}" for play in self.truth]
-                + [f"+ {_described(play)}" + _review_note(play) for play in self.seen])
-
-
 def _described(play: dict[str, Any]) -> str:
     at = f" at {play['t']:.2f} s" if isinstance(play.get("t"), int | float) else ""
     return f"seat {play['seat']} plays {play['cards']}{at}"
@@ -119,37 +120,20 @@ def _review_note(play: dict[str, Any]) -> str:
         else " (held for review)"
 
 
-def _aligned(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
-             ) -> Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
-    """The true and recognised plays in aligned stretches, each either the same plays on both
-    sides or a :class:`PlayDifference`'s two sides."""
-    true_plays, seen_plays = _plays(truth), _plays(seen)
-    key = [play_key(e) for e in true_plays]
-    got = [play_key(e) for e in seen_plays]
-    matcher = difflib.SequenceMatcher(a=key, b=got, autojunk=False)
-    for _, a0, a1, b0, b1 in matcher.get_opcodes():
-        yield true_plays[a0:a1], seen_plays[b0:b1]
-
-
-def play_differences(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
-                     ) -> list[PlayDifference]:
-    """Where the plays of a recognised log part from the true log, in game order."""
-    return [PlayDifference(tuple(true_part), tuple(seen_part))
-            for true_part, seen_part in _aligned(truth, seen)
-            if [play_key(e) for e in true_part] != [play_key(e) for e in seen_part]]
-
-
 def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]) -> PlayScore:
     """Compare the plays of a recognised log with the true log (other events are ignored)."""
     seen = list(seen)
-    truth_count = held = exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
-    for true_part, seen_part in _aligned(truth, seen):
-        truth_count += len(true_part)
-        held += sum(bool(e.get("review")) for e in seen_part)
-        key, got = [play_key(e) for e in true_part], [play_key(e) for e in seen_part]
-        if key == got:
-            exact += len(key)
+    true_plays, seen_plays = _plays(truth), _plays(seen)
+    keys, gots = [play_key(e) for e in true_plays], [play_key(e) for e in seen_plays]
+    exact = wrong_cards = wrong_seat = phantom = missed = silent = 0
+    differences = []
+    matcher = difflib.SequenceMatcher(a=keys, b=gots, autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal":
+            exact += a1 - a0
             continue
+        seen_part, key, got = seen_plays[b0:b1], keys[a0:a1], gots[b0:b1]
+        differences.append(PlayDifference(tuple(true_plays[a0:a1]), tuple(seen_part)))
         silent += sum(not e.get("review") for e in seen_part)
         pairs = min(len(key), len(got))
         for (seat_a, cards_a), (seat_b, cards_b) in zip(key, got[:pairs]):
@@ -162,9 +146,10 @@ def score_plays(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]])
                 missed += 1
         missed += len(key) - pairs
         phantom += len(got) - pairs
-    return PlayScore(truth=truth_count, exact=exact, wrong_cards=wrong_cards,
-                     wrong_seat=wrong_seat, phantom=phantom, missed=missed, held=held,
-                     silent=silent, corrected=sum("fixes" in e for e in seen))
+    return PlayScore(truth=len(keys), exact=exact, wrong_cards=wrong_cards,
+                     wrong_seat=wrong_seat, phantom=phantom, missed=missed,
+                     held=sum(bool(e.get("review")) for e in seen_plays), silent=silent,
+                     corrected=sum("fixes" in e for e in seen), differences=tuple(differences))
 
 
 def game_outcome(events: Iterable[dict[str, Any]], ruleset: str | None = None) -> dict[str, Any]:

@@ -113,12 +113,13 @@ def _read_truth(path: Path) -> list[dict[str, Any]]:
 
 def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]], path: Path,
                         ruleset: str) -> None:
-    from tracker.score import game_outcome, play_differences, score_plays
+    from tracker.score import game_outcome, score_plays
 
-    print(f"against {path}: {score_plays(truth, events).summary()}")
+    score = score_plays(truth, events)
+    print(f"against {path}: {score.summary()}")
     same = game_outcome(events, ruleset) == game_outcome(truth, ruleset)
     print(f"finishing order, counts and tribute as the truth's: {'yes' if same else 'no'}")
-    for difference in play_differences(truth, events):
+    for difference in score.differences:
         print("\n".join(difference.lines()))
 
 
