@@ -178,11 +178,11 @@ def _match(predicted: Detections, truth: Detections, cid: int
     return pred.confidence, hits
 
 
-def _plays_read_right(predicted: Detections, truth: Detections, plays: ScenePlays
-                      ) -> list[bool]:
+def _plays_read_right(predicted: Detections, truth: Detections, taken: NDArray[np.int_],
+                      plays: ScenePlays) -> list[bool]:
     """Whether each play of one scene is read exactly (module docstring), in play order;
-    ``predicted`` holds the run-time detections only."""
-    taken = _cards_taken(predicted, truth)
+    ``predicted`` holds the run-time detections only, which took the cards ``taken``
+    (:func:`_cards_taken`)."""
     hidden = plays.hidden
     seen_hidden = ((box_iou(predicted.xyxy, hidden.xyxy) >= 0.5)
                    & (predicted.class_id[:, None] == hidden.class_id[None, :])).any(axis=1)
@@ -384,13 +384,14 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
                    for t in range(len(IOU_THRESHOLDS))]
     present = ~np.isnan(ap[:, 0])
     confident = [p[p.confidence >= conf] for p in predictions]
+    taken = [_cards_taken(p, t) for p, t in zip(confident, truths)]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
              for p, t in zip(confident, truths)]
-    play_right = [right for p, t, of in zip(confident, truths, plays) if of is not None
-                  for right in _plays_read_right(p, t, of)]
+    play_right = [right for p, t, took, of in zip(confident, truths, taken, plays)
+                  if of is not None for right in _plays_read_right(p, t, took, of)]
     outcomes: collections.Counter[str] = collections.Counter()
-    for p, t in zip(predictions, truths):
-        outcomes.update(_card_outcomes(p, t, conf))
+    for p, found, t, took in zip(predictions, confident, truths, taken):
+        outcomes.update(_card_outcomes(found, took, p[p.confidence < conf], t))
     cards = sum(len(t) for t in truths)
     return Evaluation(
         map50=float(ap[present, 0].mean()) if present.any() else 0.0,
@@ -406,12 +407,11 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
     )
 
 
-def _card_outcomes(predicted: Detections, truth: Detections, conf: float) -> dict[str, int]:
+def _card_outcomes(confident: Detections, taken: NDArray[np.int_], unsure: Detections,
+                   truth: Detections) -> dict[str, int]:
     """:data:`CARD_OUTCOMES` of one image's truth cards and its ``extra`` detections: the
-    detections at ``conf`` or above take one card each, as for the plays (:func:`_cards_taken`)."""
-    confident = predicted[predicted.confidence >= conf]
-    unsure = predicted[predicted.confidence < conf]
-    taken = _cards_taken(confident, truth)
+    ``confident`` detections (at the run-time threshold) took one card each, ``taken``
+    (:func:`_cards_taken`); the ``unsure`` ones, below it, took none."""
     reader = np.full(len(truth), -1, np.int_)   # the detection that took each card
     reader[taken[taken >= 0]] = np.flatnonzero(taken >= 0)
     found = reader >= 0
