@@ -68,10 +68,10 @@ last one, when the rules saw that one end the round, is of that round (no table 
 seconds): the cheapest reading of one of its plays, one card changed, after which the rules
 take every play and the new one is corrected (a play read with a card too many let a seat go
 out early). Corrections are held for review too, and so is the play that called for them: the
-rules took it only on that guess about another play. An answer the rules still refuse for its
-count, when no earlier play was corrected for it, casts doubt on the count of the play it
-answers as well: that play, if it went in unheld, is held as it stands (a correction with its
-own cards: 6666 read 666 unheld, the answer SJ AAA refused).
+rules took it only on that guess about another play. An answer the rules still refuse, read
+with another count than the play it answers, when no earlier play was corrected for it, casts
+doubt on that play's count as well: the play answered, if it went in unheld, is held as it
+stands (a correction with its own cards: 6666 read 666 unheld, the answer SJ AAA refused).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
