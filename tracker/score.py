@@ -33,8 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import rules
-from rules import apply_corrections, parse_cards
+from rules import apply_corrections, parse_cards, replay
 
 __all__ = ["PlayDifference", "PlayScore", "game_outcome", "play_key", "score_plays"]
 
@@ -158,6 +157,6 @@ def game_outcome(events: Iterable[dict[str, Any]], ruleset: str | None = None) -
 
     Two logs of one game end alike when their outcomes are equal.
     """
-    state = rules.replay(list(events), ruleset=ruleset).to_json()
+    state = replay(list(events), ruleset=ruleset).to_json()
     return {key: state.get(key) for key in ("round", "finish_order", "counts", "tribute",
                                             "history", "scores")}
