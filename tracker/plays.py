@@ -527,11 +527,12 @@ class PlaySegmenter:
 
         A filmed round ends with its last play. When the rules still hold some seat to cards
         it never laid, and one play of the round read with one card changed (see
-        :meth:`_readings`), gaining the seat exactly those cards, makes every play one the
-        rules take and the round over, that play is corrected (held for review). A play read
-        a card short with the missing card faint beside it often shows only here: a lead of
-        any count is taken, and what a seat keeps is asked of nobody until the round should
-        end (its last two jacks led as J, a faint J beside them)."""
+        :meth:`_readings`; two for a seat held to two cards), gaining the seat exactly those
+        cards, makes every play one the rules take and the round over, that play is corrected
+        (held for review). A play read a card short with the missing card faint beside it
+        often shows only here: a lead of any count is taken, and what a seat keeps is asked of
+        nobody until the round should end (its last two jacks led as J, a faint J beside
+        them; seven 4s led as five, two faint 4s beside them)."""
         return self._end_of_round("the stream ended")
 
     def _spell_without_plays(self, t: float) -> bool:
@@ -552,8 +553,10 @@ class PlaySegmenter:
         left = [prior.cards_left(seat) for seat in range(SEAT_COUNT)]
         if None in left:   # no round in play, or it is over
             return []
+        holding = {s for s in range(SEAT_COUNT) if left[s]}
         candidates = [(reading, k, play) for reading, k, play
-                      in self._round_readings(of_seats={s for s in range(SEAT_COUNT) if left[s]})
+                      in self._round_readings(of_seats=holding,
+                                              two_changes={s for s in holding if left[s] == 2})
                       if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
         found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
@@ -687,15 +690,18 @@ class PlaySegmenter:
         return self._cheapest_taken(prior, self._tricks, _Replay(self._tricks),
                                     self._round_readings(), (seat, cards), than=np.inf)
 
-    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT)
+    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT),
+                        two_changes: Container[int] = ()
                         ) -> list[tuple[_Reading, int, _TrickPlay]]:
-        """The other readings, one card changed, of the round's plays from ``of_seats``, each
-        with its trick's index (none when the round's tricks have no checkpoints)."""
+        """The other readings, one card changed, of the round's plays from ``of_seats`` (and
+        two cards changed, :meth:`_two_changes`, of those from ``two_changes``), each with its
+        trick's index (none when the round's tricks have no checkpoints)."""
         if not self._tricks or self._tricks[0].checkpoint is None:
             return []
         return [(reading, k, play) for k, trick in enumerate(self._tricks)
-                if trick.checkpoint is not None for play in trick.plays
-                if play.seat in of_seats for reading in self._alternatives(play)]
+                if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
+                for reading in [*self._alternatives(play),
+                                *(self._two_changes(play) if play.seat in two_changes else ())]]
 
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps

@@ -766,11 +766,11 @@ def test_a_remembered_card_found_whole_and_as_a_piece_of_itself_is_no_new_card(s
     assert plays(hold(segmenter, seen, 1.0, 1.0)) == [(2, "77")]
 
 
-def last_queens_to_lead(zones):
+def last_queens_to_lead(zones, queens=2):
     """Seats 0 and 2 go out, seat 4 wins the trick with an A (gathered by 5.0 s) and holds its
-    last two queens: the segmenter and the match it keeps current."""
+    last ``queens`` queens: the segmenter and the match it keeps current."""
     match = rules.Match(ruleset="qingdao")
-    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36]})
+    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, queens + 1, 36]})
     segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
     laid = []
     for seat, card, place in ((0, "5", (600, 560)), (2, "7", (860, 220)), (4, "A", (420, 220))):
@@ -802,6 +802,21 @@ def test_a_last_lead_read_short_is_corrected_when_the_stream_ends(zones, faint_q
                                    "card(s): took in faint Q (conf 0.150)")
     state = match.to_json()
     assert state["round_over"] and state["finish_order"] == [0, 2, 4]
+
+
+def test_a_last_lead_read_two_cards_short_is_corrected_when_the_stream_ends(zones):
+    # Seat 4 leads its last three queens, a tight fan read as one queen with two faint ones
+    # beside it: the seat is left holding two cards, and both faint queens end the round.
+    segmenter, match = last_queens_to_lead(zones, queens=3)
+    lead = [("Q", 420, 220), ("Q", 434, 220, 0.15), ("Q", 448, 220, 0.12)]
+    assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]
+    events = segmenter.finish()
+    assert [(e["seat"], e["cards"], e["fixes"]) for e in events] == [(4, "QQQ", 5)]
+    assert events[0]["reason"] == (
+        "revised when the stream ended with seat 4 holding 2 card(s): took in faint Q "
+        "(conf 0.150); took in faint Q (conf 0.120)")
+    match.apply(events[0])
+    assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 2, 4]
 
 
 def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minute(zones):
