@@ -545,7 +545,7 @@ class PlaySegmenter:
         return True
 
     def _end_of_round(self, why: str) -> list[Event]:
-        """The correction that ends the round in play, judged because ``why`` says it should
+        """The corrections that end the round in play, judged because ``why`` says it should
         be over (see :meth:`finish`)."""
         prior = self._rules()
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
@@ -555,21 +555,50 @@ class PlaySegmenter:
             return []
         holding = {s for s in range(SEAT_COUNT) if left[s]}
         candidates = [(reading, k, play) for reading, k, play
-                      in self._round_readings(of_seats=holding,
-                                              two_changes={s for s in holding if left[s] == 2})
+                      in self._round_readings(of_seats=holding, two_changes=True)
                       if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
         found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
-        if found is None:
+        changes = [found] if found is not None else self._cheapest_pair(prior, candidates)
+        if not changes:
             return []
-        play = found[0]
-        events, taken = self._revise([found], after=f"{why} with seat {play.seat} "
-                                                     f"holding {left[play.seat]} card(s)")
-        k = next(k for k, trick in enumerate(self._tricks) if any(p is play for p in trick.plays))
-        if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
-            self._memory = Detections.merge([self._memory, taken])
+        events, _ = self._revise(changes, after=f"{why} with " + " and ".join(
+            f"seat {seat} holding {left[seat]} card(s)"
+            for seat in sorted({play.seat for play, _ in changes})))
+        for play, reading in changes:
+            k = next(k for k, trick in enumerate(self._tricks)
+                     if any(p is play for p in trick.plays))
+            if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
+                self._memory = Detections.merge([self._memory, reading.taken])
         self._feed_deal(events)
         return events
+
+    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[_Reading, int, _TrickPlay]]
+                       ) -> list[tuple[_TrickPlay, _Reading]]:
+        """Two of ``candidates``, plays of two seats, after which the rules take every play of
+        the round and see it over: the pairs of each seat's :attr:`max_revisions` cheapest
+        readings are tried in turn, cheapest first (none does: empty). A lead read a card
+        short and its answer read so too leave two seats holding a card each (seven 4s read
+        as six, 222TTTT answering them as 222TTT); the pair costs more than many a pair that
+        does not end the round, and a replay of the round takes well under a millisecond, so
+        all are weighed."""
+        by_seat: dict[int, list[tuple[_Reading, int, _TrickPlay]]] = {}
+        for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
+            by_seat.setdefault(candidate[2].seat, []).append(candidate)
+        cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
+        pairs = sorted(((a, b) for a, b in itertools.combinations(cheapest, 2)
+                        if a[2].seat != b[2].seat),
+                       key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
+                                       min(ab[0][2].seq, ab[1][2].seq)))
+        replay = _Replay(self._tricks)
+        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in pairs:
+            k = min(k_a, k_b)
+            plays = replay.with_readings([(play_a, reading_a), (play_b, reading_b)],
+                                         from_trick=k)
+            if prior.round_over_after(self._tricks[k].checkpoint, plays):
+                return sorted([(play_a, reading_a), (play_b, reading_b)],
+                              key=lambda change: change[0].seq)
+        return []
 
     # -- committing a stable picture -------------------------------------------------------
 
@@ -690,18 +719,17 @@ class PlaySegmenter:
         return self._cheapest_taken(prior, self._tricks, _Replay(self._tricks),
                                     self._round_readings(), (seat, cards), than=np.inf)
 
-    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT),
-                        two_changes: Container[int] = ()
-                        ) -> list[tuple[_Reading, int, _TrickPlay]]:
-        """The other readings, one card changed, of the round's plays from ``of_seats`` (and
-        two cards changed, :meth:`_two_changes`, of those from ``two_changes``), each with its
-        trick's index (none when the round's tricks have no checkpoints)."""
+    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
+                        two_changes: bool = False) -> list[tuple[_Reading, int, _TrickPlay]]:
+        """The other readings, one card changed (and two, :meth:`_two_changes`, with
+        ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
+        (none when the round's tricks have no checkpoints)."""
         if not self._tricks or self._tricks[0].checkpoint is None:
             return []
         return [(reading, k, play) for k, trick in enumerate(self._tricks)
                 if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
                 for reading in [*self._alternatives(play),
-                                *(self._two_changes(play) if play.seat in two_changes else ())]]
+                                *(self._two_changes(play) if two_changes else ())]]
 
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
@@ -1553,9 +1581,15 @@ class _Replay:
     def with_reading(self, play: _TrickPlay, reading: _Reading, *, from_trick: int = 0
                      ) -> list[tuple[int, str] | None]:
         """The items from trick ``from_trick`` on, ``play`` in ``reading``."""
+        return self.with_readings([(play, reading)], from_trick=from_trick)
+
+    def with_readings(self, changes: Sequence[tuple[_TrickPlay, _Reading]], *,
+                      from_trick: int = 0) -> list[tuple[int, str] | None]:
+        """The items from trick ``from_trick`` on, each play of ``changes`` in its reading."""
         items = self.items[self.starts[from_trick]:]
-        items[self._where[id(play)] - self.starts[from_trick]] = (
-            play.seat, format_play(reading.cards.class_id))
+        for play, reading in changes:
+            items[self._where[id(play)] - self.starts[from_trick]] = (
+                play.seat, format_play(reading.cards.class_id))
         return items
 
 

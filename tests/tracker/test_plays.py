@@ -766,11 +766,13 @@ def test_a_remembered_card_found_whole_and_as_a_piece_of_itself_is_no_new_card(s
     assert plays(hold(segmenter, seen, 1.0, 1.0)) == [(2, "77")]
 
 
-def last_queens_to_lead(zones, queens=2):
-    """Seats 0 and 2 go out, seat 4 wins the trick with an A (gathered by 5.0 s) and holds its
-    last ``queens`` queens: the segmenter and the match it keeps current."""
+def last_queens_to_lead(zones, queens=2, seat_2_keeps=0):
+    """Seat 0 goes out, seat 2 too unless it keeps ``seat_2_keeps`` cards, seat 4 wins the
+    trick with an A (gathered by 5.0 s) and holds its last ``queens`` queens: the segmenter
+    and the match it keeps current."""
     match = rules.Match(ruleset="qingdao")
-    match.apply({"type": "round", "first": 0, "counts": [1, 36, 1, 36, queens + 1, 36]})
+    match.apply({"type": "round", "first": 0,
+                 "counts": [1, 36, 1 + seat_2_keeps, 36, queens + 1, 36]})
     segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
     laid = []
     for seat, card, place in ((0, "5", (600, 560)), (2, "7", (860, 220)), (4, "A", (420, 220))):
@@ -817,6 +819,26 @@ def test_a_last_lead_read_two_cards_short_is_corrected_when_the_stream_ends(zone
         "(conf 0.150); took in faint Q (conf 0.120)")
     match.apply(events[0])
     assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 2, 4]
+
+
+def test_a_lead_and_its_answer_read_a_card_short_are_corrected_together_when_the_stream_ends(
+        zones):
+    # Seat 4 goes out leading its last two queens, seat 2 answering with its last two kings;
+    # each pair is read as one card with a faint one beside it. The rules take Q and K, and
+    # neither alone read as a pair lets them take both plays: together they end the round.
+    segmenter, match = last_queens_to_lead(zones, seat_2_keeps=2)
+    lead = [("Q", 420, 220), ("Q", 434, 220, 0.15)]
+    assert plays(follow(segmenter, match, cards(*lead), 5.0)) == [(4, "Q")]
+    answer = [("K", 860, 220), ("K", 874, 220, 0.12)]
+    assert plays(follow(segmenter, match, cards(*lead, *answer), 6.0)) == [(2, "K")]
+    events = segmenter.finish()
+    assert [(e["seat"], e["cards"], e["fixes"]) for e in events] == [(4, "QQ", 5), (2, "KK", 6)]
+    assert events[1]["reason"] == (
+        "revised when the stream ended with seat 2 holding 1 card(s) and seat 4 holding 1 "
+        "card(s): took in faint K (conf 0.120)")
+    for event in events:
+        match.apply(event)
+    assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 4, 2]
 
 
 def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minute(zones):
