@@ -526,13 +526,14 @@ class PlaySegmenter:
         """The events the end of the stream calls for (once, when the source has ended).
 
         A filmed round ends with its last play. When the rules still hold some seat to cards
-        it never laid, and one play of the round read with one card changed (see
-        :meth:`_readings`; two for a seat held to two cards), gaining the seat exactly those
-        cards, makes every play one the rules take and the round over, that play is corrected
-        (held for review). A play read a card short with the missing card faint beside it
-        often shows only here: a lead of any count is taken, and what a seat keeps is asked of
-        nobody until the round should end (its last two jacks led as J, a faint J beside
-        them; seven 4s led as five, two faint 4s beside them)."""
+        it never laid, and one play of the round read with one or two cards changed (see
+        :meth:`_readings` and :meth:`_two_changes`), gaining the seat exactly those cards,
+        makes every play one the rules take and the round over, that play is corrected (held
+        for review); failing that, two plays of two seats so (:meth:`_cheapest_pair`). A play
+        read a card short with the missing card faint beside it often shows only here: a lead
+        of any count is taken, and what a seat keeps is asked of nobody until the round should
+        end (its last two jacks led as J, a faint J beside them; seven 4s led as five, two
+        faint 4s beside them)."""
         return self._end_of_round("the stream ended")
 
     def _spell_without_plays(self, t: float) -> bool:
@@ -576,12 +577,12 @@ class PlaySegmenter:
     def _cheapest_pair(self, prior: Prior, candidates: list[tuple[_Reading, int, _TrickPlay]]
                        ) -> list[tuple[_TrickPlay, _Reading]]:
         """Two of ``candidates``, plays of two seats, after which the rules take every play of
-        the round and see it over: the pairs of each seat's :attr:`max_revisions` cheapest
-        readings are tried in turn, cheapest first (none does: empty). A lead read a card
-        short and its answer read so too leave two seats holding a card each (seven 4s read
-        as six, 222TTTT answering them as 222TTT); the pair costs more than many a pair that
-        does not end the round, and a replay of the round takes well under a millisecond, so
-        all are weighed."""
+        the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
+        readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
+        lead read a card short and its answer read so too leave two seats holding a card each
+        (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
+        pairs that do not end the round, and a replay of the round takes well under a
+        millisecond."""
         by_seat: dict[int, list[tuple[_Reading, int, _TrickPlay]]] = {}
         for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
             by_seat.setdefault(candidate[2].seat, []).append(candidate)
@@ -591,7 +592,8 @@ class PlaySegmenter:
                        key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
                                        min(ab[0][2].seq, ab[1][2].seq)))
         replay = _Replay(self._tricks)
-        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in pairs:
+        tried = pairs[:self.max_revisions ** 2]
+        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in tried:
             k = min(k_a, k_b)
             plays = replay.with_readings([(play_a, reading_a), (play_b, reading_b)],
                                          from_trick=k)
