@@ -24,7 +24,8 @@
 # project on PYTHONPATH (no install, no network); generate the synthetic sets with all cores;
 # fine-tune the rank classifier on the GPU (RANK_EPOCHS); fine-tune the one-class detector on
 # the GPU for what is left of BUDGET_S less RESERVE_S (its final validation and export, and
-# the evaluation); `gouji eval` of the new pair. Each model lands in "$OUT" as soon as it is
+# the evaluations); `gouji eval` of the new pair; the detector's one-to-one head exported too
+# (e2e/gouji-cards.*, no NMS at run time) and evaluated with the new classifier. Each model lands in "$OUT" as soon as it is
 # exported, so a run cut short still returns what it finished; a training that fails leaves
 # the other one to run (and `gouji eval` pairs the new model with the shipped one), and the
 # script then exits 1.
@@ -39,7 +40,7 @@
 #   SEEDS, COUNT   training sets: one of COUNT tiles per seed ("1 3", 12000: the shipped data)
 #   VAL_SEED, VAL_COUNT  the detector's validation set (2, 400)
 #   BUDGET_S       seconds the whole run aims at (480)
-#   RESERVE_S      seconds kept after the detector's training for its export and the eval (120)
+#   RESERVE_S      seconds kept after the detector's training for its exports and evals (180)
 #   DET_S          seconds of detector training (default: what the budget leaves, at least 60)
 #   DET_BATCH, DET_LR0   detector batch and initial rate (128, 0.002)
 #   RANK_EPOCHS, RANK_BATCH, RANK_LR, RANK_THREADS   classifier run (4, 256, 0.002, 8)
@@ -57,7 +58,7 @@ COUNT=${COUNT:-12000}
 VAL_SEED=${VAL_SEED:-2}
 VAL_COUNT=${VAL_COUNT:-400}
 BUDGET_S=${BUDGET_S:-480}
-RESERVE_S=${RESERVE_S:-120}
+RESERVE_S=${RESERVE_S:-180}
 DET_S=${DET_S:-}
 DET_BATCH=${DET_BATCH:-128}
 DET_LR0=${DET_LR0:-0.002}
@@ -157,6 +158,15 @@ cards=$OUT/gouji-cards.onnx ranks=$OUT/gouji-ranks.onnx
 [[ -f $ranks ]] || ranks=models/gouji-ranks.onnx
 gouji eval --model "$cards" --classifier "$ranks" --threads "$WORKERS" \
   ${EVAL_DATA:+--data "$EVAL_DATA"} || failed+=("eval")
+
+if [[ -f $best ]]; then  # decoded without NMS: see bench/bench_nms_bound.py
+  stage "the detector's one-to-one head: export and gouji eval"
+  gouji train --export-only "$best" "${sets[@]}" --end-to-end \
+    --export-to "$OUT/e2e/gouji-cards.onnx" \
+    && gouji eval --model "$OUT/e2e/gouji-cards.onnx" --classifier "$ranks" \
+      --threads "$WORKERS" ${EVAL_DATA:+--data "$EVAL_DATA"} \
+    || failed+=("one-to-one head")
+fi
 
 stage "done"
 ls -l "$OUT"

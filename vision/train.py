@@ -408,10 +408,13 @@ def measure_speed(onnx_path: Path, threads: int = 2, runs: int = 50,
 
 
 def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command: str = "",
-           synth_val: Path | None = None, real_val: Path | None = None) -> Path:
+           synth_val: Path | None = None, real_val: Path | None = None,
+           end_to_end: bool = False) -> Path:
     """Export a checkpoint to ONNX at ``out`` (+ a weights-only ``.pt`` beside it + model card).
 
-    The raw head is exported, output ``(1, 4 + nc, N)`` (run-time decode + NMS), also for YOLO26.
+    The raw head is exported, output ``(1, 4 + nc, N)`` (run-time decode + NMS), also for
+    YOLO26; with ``end_to_end``, YOLO26's one-to-one head, output ``(1, N, 6)``, which needs no
+    NMS (:class:`~vision.detector.Detector` reads either).
 
     Args:
         weights: Ultralytics checkpoint (``best.pt``).
@@ -422,6 +425,7 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
             gives its epochs, validation figures and training arguments).
         synth_val: data yaml of a held-out synthetic set to validate on (for the model card).
         real_val: data yaml of the held-out real photos to validate on (for the model card).
+        end_to_end: export the one-to-one head instead of the raw one.
     """
     ultralytics = _ultralytics()
     from ultralytics.utils.torch_utils import strip_optimizer
@@ -434,7 +438,7 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
         model.model.names = {0: "card"}
     exported = Path(model.export(
         format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True, device="cpu",
-        verbose=False))
+        end2end=end_to_end, verbose=False))
     shutil.move(str(exported), out)
     pt = out.with_suffix(".pt")
     strip_optimizer(weights, s=str(pt))
@@ -454,16 +458,18 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
     write_model_card(out.with_suffix(".md"), onnx=out, weights=Path(weights), imgsz=imgsz,
                      command=command, figures=figures, train_args=record["args"],
-                     one_class=len(model.names) == 1)
+                     one_class=len(model.names) == 1, end_to_end=end_to_end)
     return out
 
 
 def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
                      figures: dict[str, Any], train_args: dict[str, Any] | None = None,
-                     one_class: bool = False) -> None:
+                     one_class: bool = False, end_to_end: bool = False) -> None:
     """Write the model card: what the model is, its data, command, figures and date."""
     classes = 1 if one_class else len(CLASS_NAMES)
-    head = (f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
+    head = ("YOLO26's one-to-one head: output `(1, N, 6)` = `x1, y1, x2, y2, score, class` in "
+            "input pixels, one box per card, no NMS at run time" if end_to_end else
+            f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
             "input pixels and per-class scores; decode and NMS at run time")
     what = ("class = `card` (any rank or a back): the first stage of the cascade;\nthe rank "
             "classifier `gouji-ranks.onnx` (its card: `gouji-ranks.md`) reads each box"

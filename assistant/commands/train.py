@@ -71,6 +71,9 @@ def register(subparsers: Any) -> None:
                           "model card go beside it)")
     run.add_argument("--export-only", type=Path, metavar="PT",
                      help="only export this checkpoint to models/ (with validation figures)")
+    run.add_argument("--end-to-end", action="store_true",
+                     help="export YOLO26's one-to-one head, which needs no NMS, instead of the "
+                          "raw head")
     train.set_defaults(func=run_train)
 
     ranks = subparsers.add_parser(
@@ -139,6 +142,8 @@ def run_synth(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     from vision import train as training
 
+    if args.end_to_end and not args.export_only:
+        raise ValueError("--end-to-end chooses the head of an --export-only export")
     command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
     real_dir = _real_dir(args)
     real_val = None
@@ -146,7 +151,8 @@ def run_train(args: argparse.Namespace) -> int:
         real_val = training.prepare_real(args.datasets / "real-cards-edje", real_dir)[1]
     if args.export_only:
         out = training.export(args.export_only, args.export_to or training.DEFAULT_ONNX,
-                              command=command, synth_val=_synth_val(args), real_val=real_val)
+                              command=command, synth_val=_synth_val(args), real_val=real_val,
+                              end_to_end=args.end_to_end)
         print(f"exported {args.export_only} to {out}")
         return 0
     data = args.data or training.prepare_data(

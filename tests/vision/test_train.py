@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.cli import build_parser
+from assistant.cli import build_parser, main
 from assistant.commands.train import _real_dir
 from vision.classes import CLASS_NAMES, class_id
 from vision.train import (
@@ -82,6 +82,24 @@ def test_model_card_of_a_one_class_detector_names_its_classifier(tmp_path: Path)
                      imgsz=640, command="gouji train --one-class", figures={}, one_class=True)
     text = card.read_text()
     assert "(1, 5, N)" in text and "gouji-ranks.onnx" in text and "`gouji eval`" in text
+
+
+def test_model_card_of_an_end_to_end_export_names_its_head(tmp_path: Path):
+    card = tmp_path / "gouji-cards.md"
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="gouji train --export-only best.pt --end-to-end",
+                     figures={}, one_class=True, end_to_end=True)
+    text = card.read_text()
+    assert "one-to-one head: output `(1, N, 6)`" in text and "no NMS" in text
+    assert "(1, 5, N)" not in text
+
+
+def test_the_end_to_end_head_is_chosen_only_for_an_export(capsys: pytest.CaptureFixture[str]):
+    assert build_parser().parse_args(["train", "--export-only", "best.pt", "--end-to-end"]
+                                     ).end_to_end
+    assert main(["train", "--end-to-end", "--hours", "0.1"]) == 2
+    assert capsys.readouterr().err == ("gouji train: error: --end-to-end chooses the head of an "
+                                       "--export-only export\n")
 
 
 def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
