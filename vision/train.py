@@ -432,7 +432,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
 
     out.parent.mkdir(parents=True, exist_ok=True)
     # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
-    # describe exactly the exported model
+    # describe exactly the exported raw model (an end-to-end export: its raw twin; `gouji eval`
+    # scores the head exported)
     model = ultralytics.YOLO(str(weights))
     if len(model.names) == 1:  # a one-class run is named "item" by Ultralytics
         model.model.names = {0: "card"}
