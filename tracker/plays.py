@@ -566,10 +566,10 @@ class PlaySegmenter:
         events, _ = self._revise(changes, after=f"{why} with " + " and ".join(
             f"seat {seat} holding {left[seat]} card(s)"
             for seat in sorted({play.seat for play, _ in changes})))
+        trick_of = {id(play): k for _, k, play in candidates}
         for play, reading in changes:
-            k = next(k for k, trick in enumerate(self._tricks)
-                     if any(p is play for p in trick.plays))
-            if not any(trick.gathered for trick in self._tricks[k:]):  # its cards lie there still
+            if not any(trick.gathered for trick in self._tricks[trick_of[id(play)]:]):
+                # its cards lie there still
                 self._memory = Detections.merge([self._memory, reading.taken])
         self._feed_deal(events)
         return events
