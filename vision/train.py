@@ -432,8 +432,8 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
 
     out.parent.mkdir(parents=True, exist_ok=True)
     # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
-    # describe exactly the exported raw model (an end-to-end export: its raw twin; `gouji eval`
-    # scores the head exported)
+    # describe exactly the exported raw model (an end-to-end export: the checkpoint's own
+    # figures are its raw twin's; `gouji eval` scores the head exported)
     model = ultralytics.YOLO(str(weights))
     if len(model.names) == 1:  # a one-class run is named "item" by Ultralytics
         model.model.names = {0: "card"}
@@ -469,7 +469,8 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     """Write the model card: what the model is, its data, command, figures and date."""
     classes = 1 if one_class else len(CLASS_NAMES)
     head = ("YOLO26's one-to-one head: output `(1, N, 6)` = `x1, y1, x2, y2, score, class` in "
-            "input pixels, one box per card, no NMS at run time" if end_to_end else
+            "input pixels, one box per card, no NMS at run time (the validation figures below "
+            "are the checkpoint's raw head's; `gouji eval` scores this one)" if end_to_end else
             f"raw YOLOv8-style head: output `(1, {4 + classes}, N)` = `cx, cy, w, h` in "
             "input pixels and per-class scores; decode and NMS at run time")
     what = ("class = `card` (any rank or a back): the first stage of the cascade;\nthe rank "

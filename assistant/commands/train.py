@@ -146,13 +146,15 @@ def run_train(args: argparse.Namespace) -> int:
         raise ValueError("--end-to-end chooses the head of an --export-only export")
     command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
     real_dir = _real_dir(args)
+    # Ultralytics validates the raw head: an end-to-end export's figures are `gouji eval`'s
+    validate = not args.end_to_end
     real_val = None
-    if args.real or args.export_only:
+    if (args.real or args.export_only) and validate:
         real_val = training.prepare_real(args.datasets / "real-cards-edje", real_dir)[1]
     if args.export_only:
         out = training.export(args.export_only, args.export_to or training.DEFAULT_ONNX,
-                              command=command, synth_val=_synth_val(args), real_val=real_val,
-                              end_to_end=args.end_to_end)
+                              command=command, synth_val=_synth_val(args) if validate else None,
+                              real_val=real_val, end_to_end=args.end_to_end)
         print(f"exported {args.export_only} to {out}")
         return 0
     data = args.data or training.prepare_data(
