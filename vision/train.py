@@ -24,6 +24,7 @@ import datetime as _dt
 import json
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -434,13 +435,18 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     # the raw head (external NMS) is what Ultralytics validates by default, so the figures below
     # describe exactly the exported raw model (an end-to-end export: the checkpoint's own
     # figures are its raw twin's; `gouji eval` scores the head exported)
-    model = ultralytics.YOLO(str(weights))
-    if len(model.names) == 1:  # a one-class run is named "item" by Ultralytics
-        model.model.names = {0: "card"}
-    exported = Path(model.export(
-        format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True, device="cpu",
-        end2end=end_to_end, verbose=False))
-    shutil.move(str(exported), out)
+    with tempfile.TemporaryDirectory() as scratch:
+        # Ultralytics writes the ONNX beside the checkpoint it loaded: from a copy, so that a
+        # model lying there (models/gouji-cards.onnx beside models/gouji-cards.pt) stays
+        source = Path(scratch) / Path(weights).name
+        shutil.copyfile(weights, source)
+        model = ultralytics.YOLO(str(source))
+        if len(model.names) == 1:  # a one-class run is named "item" by Ultralytics
+            model.model.names = {0: "card"}
+        exported = Path(model.export(
+            format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True, device="cpu",
+            end2end=end_to_end, verbose=False))
+        shutil.move(str(exported), out)
     pt = out.with_suffix(".pt")
     strip_optimizer(weights, s=str(pt))
     record = checkpoint_record(model.ckpt or {})

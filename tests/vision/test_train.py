@@ -15,6 +15,7 @@ from vision.train import (
     REAL_DIR,
     ModelSpec,
     checkpoint_record,
+    export,
     model_yaml,
     prepare_data,
     prepare_real,
@@ -100,6 +101,20 @@ def test_the_end_to_end_head_is_chosen_only_for_an_export(capsys: pytest.Capture
     assert main(["train", "--end-to-end", "--hours", "0.1"]) == 2
     assert capsys.readouterr().err == ("gouji train: error: --end-to-end chooses the head of an "
                                        "--export-only export\n")
+
+
+def test_exporting_a_checkpoint_leaves_the_model_beside_it_alone(tmp_path: Path):
+    # Exporting models/gouji-cards.pt elsewhere must not take models/gouji-cards.onnx with it.
+    ultralytics = pytest.importorskip("ultralytics")
+    shipped = tmp_path / "models"
+    shipped.mkdir()
+    model = ultralytics.YOLO(str(model_yaml(ModelSpec("yolo26", 0.125, 0.33), tmp_path)))
+    model.save(shipped / "gouji-cards.pt")
+    (shipped / "gouji-cards.onnx").write_bytes(b"the shipped model")
+    out = export(shipped / "gouji-cards.pt", tmp_path / "e2e" / "gouji-cards.onnx", imgsz=64,
+                 end_to_end=True)
+    assert (shipped / "gouji-cards.onnx").read_bytes() == b"the shipped model"
+    assert out.is_file() and out.stat().st_size > 1000 and out.with_suffix(".md").is_file()
 
 
 def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
