@@ -61,6 +61,7 @@ __all__ = [
     "YoloBoxes",
     "average_precision",
     "box_iou",
+    "cards_taken",
     "class_map_from_names",
     "evaluate",
     "evaluate_images",
@@ -150,7 +151,7 @@ def _assign(ious: NDArray[np.float64], threshold: float) -> NDArray[np.int_]:
     return taken
 
 
-def _cards_taken(predicted: Detections, truth: Detections) -> NDArray[np.int_]:
+def cards_taken(predicted: Detections, truth: Detections) -> NDArray[np.int_]:
     """The truth card each detection takes, whatever the ranks, or -1: surest first, each the
     free card it overlaps most at IoU 0.5 or more (:func:`_assign`)."""
     order = np.argsort(-predicted.confidence, kind="mergesort")
@@ -182,7 +183,7 @@ def _plays_read_right(predicted: Detections, truth: Detections, taken: NDArray[n
                       plays: ScenePlays) -> list[bool]:
     """Whether each play of one scene is read exactly (module docstring), in play order;
     ``predicted`` holds the run-time detections only, which took the cards ``taken``
-    (:func:`_cards_taken`)."""
+    (:func:`cards_taken`)."""
     hidden = plays.hidden
     seen_hidden = ((box_iou(predicted.xyxy, hidden.xyxy) >= 0.5)
                    & (predicted.class_id[:, None] == hidden.class_id[None, :])).any(axis=1)
@@ -384,7 +385,7 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
                    for t in range(len(IOU_THRESHOLDS))]
     present = ~np.isnan(ap[:, 0])
     confident = [p[p.confidence >= conf] for p in predictions]
-    taken = [_cards_taken(p, t) for p, t in zip(confident, truths)]
+    taken = [cards_taken(p, t) for p, t in zip(confident, truths)]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
              for p, t in zip(confident, truths)]
     play_right = [right for p, t, took, of in zip(confident, truths, taken, plays)
@@ -411,7 +412,7 @@ def _card_outcomes(confident: Detections, taken: NDArray[np.int_], unsure: Detec
                    truth: Detections) -> dict[str, int]:
     """:data:`CARD_OUTCOMES` of one image's truth cards and its ``extra`` detections: the
     ``confident`` detections (at the run-time threshold) took one card each, ``taken``
-    (:func:`_cards_taken`); the ``unsure`` ones, below it, took none."""
+    (:func:`cards_taken`); the ``unsure`` ones, below it, took none."""
     reader = np.full(len(truth), -1, np.int_)   # the detection that took each card
     reader[taken[taken >= 0]] = np.flatnonzero(taken >= 0)
     found = reader >= 0
