@@ -22,7 +22,9 @@
 #
 # Stages: install the wheels (pip --target, or plain unzip where there is no pip) and put the
 # project on PYTHONPATH (no install, no network); generate the synthetic sets with all cores;
-# fine-tune the rank classifier on the GPU (RANK_EPOCHS); fine-tune the one-class detector on
+# fine-tune the rank classifier on the GPU when RANK_EPOCHS asks for it (by default not: a
+# perfect reader of the detector's boxes would add 2 points of plays, bench/bench_rank_bound.py,
+# so the GPU's minutes go to the detector); fine-tune the one-class detector on
 # the GPU for what is left of BUDGET_S less RESERVE_S (its final validation and export, and
 # the evaluations); `gouji eval` of the new pair; the detector's one-to-one head exported too
 # (e2e/gouji-cards.*, no NMS at run time) and evaluated with the new classifier. Each model lands in "$OUT" as soon as it is
@@ -43,7 +45,7 @@
 #   RESERVE_S      seconds kept after the detector's training for its exports and evals (180)
 #   DET_S          seconds of detector training (default: what the budget leaves, at least 60)
 #   DET_BATCH, DET_LR0   detector batch and initial rate (128, 0.002)
-#   RANK_EPOCHS, RANK_BATCH, RANK_LR, RANK_THREADS   classifier run (4, 256, 0.002, 8)
+#   RANK_EPOCHS, RANK_BATCH, RANK_LR, RANK_THREADS   classifier run (0: none; 256, 0.002, 8)
 #   GOUJI_REAL_CARDS  the real photos (default .real-cards-edje, else ../shared/data/...)
 #   DATASETS       where the generated sets go (datasets)
 #   EVAL_DATA      labelled folder `gouji eval` scores (default: its held-out synthetic set)
@@ -62,7 +64,7 @@ RESERVE_S=${RESERVE_S:-180}
 DET_S=${DET_S:-}
 DET_BATCH=${DET_BATCH:-128}
 DET_LR0=${DET_LR0:-0.002}
-RANK_EPOCHS=${RANK_EPOCHS:-4}
+RANK_EPOCHS=${RANK_EPOCHS:-0}
 RANK_BATCH=${RANK_BATCH:-256}
 RANK_LR=${RANK_LR:-0.002}
 RANK_THREADS=${RANK_THREADS:-8}
@@ -129,11 +131,13 @@ print(heldout_synthetic_set(workers=int(workers)))
 EOF
 
 failed=()
-stage "rank classifier: $RANK_EPOCHS epochs on $DEVICE"
-gouji train-ranks --seed "${seeds[@]}" --count "$COUNT" "${real[@]}" --datasets "$DATASETS" \
-  --weights models/gouji-ranks.pt --device "$DEVICE" --workers "$WORKERS" \
-  --threads "$RANK_THREADS" --epochs "$RANK_EPOCHS" --batch "$RANK_BATCH" --lr "$RANK_LR" \
-  --name gpu-ranks --export-to "$OUT/gouji-ranks.onnx" || failed+=("rank classifier")
+if (( RANK_EPOCHS > 0 )); then
+  stage "rank classifier: $RANK_EPOCHS epochs on $DEVICE"
+  gouji train-ranks --seed "${seeds[@]}" --count "$COUNT" "${real[@]}" --datasets "$DATASETS" \
+    --weights models/gouji-ranks.pt --device "$DEVICE" --workers "$WORKERS" \
+    --threads "$RANK_THREADS" --epochs "$RANK_EPOCHS" --batch "$RANK_BATCH" --lr "$RANK_LR" \
+    --name gpu-ranks --export-to "$OUT/gouji-ranks.onnx" || failed+=("rank classifier")
+fi
 
 left=$((BUDGET_S - (SECONDS - start) - RESERVE_S))
 DET_S=${DET_S:-$((left > 60 ? left : 60))}
