@@ -26,8 +26,9 @@
 # perfect reader of the detector's boxes would add 2 points of plays, bench/bench_rank_bound.py,
 # so the GPU's minutes go to the detector); fine-tune the one-class detector on
 # the GPU for what is left of BUDGET_S less RESERVE_S (its final validation and export, and
-# the evaluations); `gouji eval` of the new pair; the detector's one-to-one head exported too
-# (e2e/gouji-cards.*, no NMS at run time) and evaluated with the new classifier. Each model lands in "$OUT" as soon as it is
+# the evaluations); `gouji eval` of the new detector with the classifier (the new one, if
+# any); the detector's one-to-one head exported too (e2e/gouji-cards.*, no NMS at run time)
+# and evaluated the same way. Each model lands in "$OUT" as soon as it is
 # exported, so a run cut short still returns what it finished; a training that fails leaves
 # the other one to run (and `gouji eval` pairs the new model with the shipped one), and the
 # script then exits 1.
