@@ -50,6 +50,7 @@ __all__ = [
     "letterbox",
     "nms",
     "open_session",
+    "raw_boxes",
     "read_image",
     "rotate_boxes_back",
 ]
@@ -284,14 +285,7 @@ def decode(
         xyxy, scores, classes = rows[keep, :4], scores[keep], rows[keep, 5].astype(np.int64)
         order = np.argsort(-scores, kind="stable")[:max_det]
     else:
-        rows = output[0].T                      # (N, 4 + nc)
-        class_scores = rows[:, 4:]
-        classes = class_scores.argmax(axis=1)
-        scores = class_scores[np.arange(len(rows)), classes]
-        keep = scores >= conf
-        centre, classes, scores = rows[keep, :4], classes[keep], scores[keep]
-        half = centre[:, 2:4] / 2
-        xyxy = np.concatenate([centre[:, :2] - half, centre[:, :2] + half], axis=1)
+        xyxy, scores, classes = raw_boxes(output, conf)
         order = nms(xyxy, scores, iou, class_id=classes, max_det=max_det)
     if class_map is not None:
         classes = np.asarray(class_map)[classes]
@@ -301,6 +295,27 @@ def decode(
     kept = order[inside]
     return Detections(xyxy=boxes[inside], confidence=scores[kept].astype(np.float32),
                       class_id=classes[kept].astype(np.int_))
+
+
+def raw_boxes(output: NDArray[np.floating[Any]], conf: float
+              ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.intp]]:
+    """A raw head's boxes scoring at least ``conf``, before any NMS: corners in model-input
+    pixels, each box's best class score and that class.
+
+    >>> raw = np.zeros((1, 4 + 1, 2), np.float32)
+    >>> raw[0, :, 0] = [50, 50, 20, 40, 0.75]; raw[0, :, 1] = [10, 10, 4, 4, 0.125]
+    >>> xyxy, scores, classes = raw_boxes(raw, 0.25)
+    >>> xyxy.tolist(), scores.tolist(), classes.tolist()
+    ([[40.0, 30.0, 60.0, 70.0]], [0.75], [0])
+    """
+    rows = np.asarray(output, np.float32)[0].T          # (N, 4 + nc)
+    class_scores = rows[:, 4:]
+    classes = class_scores.argmax(axis=1)
+    scores = class_scores[np.arange(len(rows)), classes]
+    keep = scores >= conf
+    centre, half = rows[keep, :2], rows[keep, 2:4] / 2
+    return (np.concatenate([centre - half, centre + half], axis=1), scores[keep],
+            classes[keep])
 
 
 def rotate_boxes_back(xyxy: NDArray[np.floating[Any]], turns: int,
