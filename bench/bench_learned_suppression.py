@@ -17,14 +17,15 @@ decodings are scored by :func:`vision.evaluate.evaluate` as ``gouji eval`` score
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections, box_area, box_intersection, box_iou
-from vision.detector import Detector, LetterboxTransform, nms, read_image
+from vision.detector import Detector, nms, raw_boxes, read_image
 from vision.evaluate import (
     Evaluation,
     LabelledImage,
@@ -39,19 +40,10 @@ FIRST_IOU = 0.75      # the NMS before the model: loose enough to keep a fan's n
 PAIR_IOU = 0.3        # a box is weighed only against a rival it overlaps by more than this
 SUPPORT_IOU = 0.8     # a raw box stands behind a box it overlaps by at least this
 SUPPORT_FLOOR = 0.05  # raw boxes scoring less stand behind nothing
-EVAL_CONF = 0.001     # as `gouji eval`: mAP needs the low-scored boxes
 FIT_SCORE = 0.13      # pairs of weaker boxes are left out of the fit: few reach the run-time 0.25
 
-
-def raw_boxes(output: NDArray[np.float32], transform: LetterboxTransform,
-              conf: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """A one-class raw head's boxes scoring at least ``conf``, in image pixels, and scores."""
-    rows = output[0].T
-    scores = rows[:, 4:].max(axis=1)
-    keep = scores >= conf
-    centre, half = rows[keep, :2], rows[keep, 2:4] / 2
-    xyxy = transform.to_image(np.concatenate([centre - half, centre + half], axis=1))
-    return xyxy, scores[keep]
+Chance = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+"""A fitted model: each pair's chance that its box is its rival's card found again."""
 
 
 def first_stage(detector: Detector, image: NDArray[np.uint8]
@@ -59,7 +51,8 @@ def first_stage(detector: Detector, image: NDArray[np.uint8]
     """The boxes the loose NMS leaves, their scores and their support (the summed scores of
     the raw boxes overlapping each by :data:`SUPPORT_IOU` or more)."""
     blob, transform = detector.preprocess(image)
-    xyxy, scores = raw_boxes(detector.infer(blob), transform, EVAL_CONF)
+    corners, scores, _ = raw_boxes(detector.infer(blob), EVAL_CONF)
+    xyxy = transform.to_image(corners)      # the features do not depend on the scale
     keep = nms(xyxy, scores, FIRST_IOU)
     raw = scores >= SUPPORT_FLOOR
     near = (box_iou(xyxy[keep], xyxy[raw]) >= SUPPORT_IOU).astype(np.float64)
@@ -99,7 +92,7 @@ def pair_features(xyxy: NDArray[np.float32], scores: NDArray[np.float32],
 
 
 def fit_logistic(x: NDArray[np.float64], y: NDArray[np.bool_], steps: int = 4000,
-                 l2: float = 1e-3) -> Any:
+                 l2: float = 1e-3) -> Chance:
     """Standardised logistic regression by full-batch gradient descent; returns ``p(x)``."""
     mean, scale = x.mean(axis=0), np.maximum(x.std(axis=0), 1e-9)
     z, target = (x - mean) / scale, y.astype(np.float64)
@@ -111,7 +104,7 @@ def fit_logistic(x: NDArray[np.float64], y: NDArray[np.bool_], steps: int = 4000
     return lambda f: 1 / (1 + np.exp(-np.clip((f - mean) / scale @ weights + bias, -60, 60)))
 
 
-def fit(detector: Detector, items: list[LabelledImage]) -> Any:
+def fit(detector: Detector, items: list[LabelledImage]) -> Chance:
     """Pairs of the fitting scenes, a duplicate when the box takes no labelled card."""
     rows, labels = [], []
     for item in items:
@@ -127,29 +120,28 @@ def fit(detector: Detector, items: list[LabelledImage]) -> Any:
     return fit_logistic(x, y)
 
 
-def score(detector: Detector, items: list[LabelledImage], duplicate: Any | None) -> Evaluation:
-    """The cascade on ``items``, decoded with the NMS at 0.6 (``duplicate`` None) or with the
-    loose NMS and the learned rescoring."""
+def score(detector: Detector, items: list[LabelledImage], duplicate: Chance
+          ) -> tuple[Evaluation, Evaluation]:
+    """The cascade on ``items`` decoded as ``gouji eval`` does (NMS at 0.6), and with the
+    loose NMS and the learned rescoring, each image read once for both."""
     assert detector.classifier is not None
-    predictions, truths, plays = [], [], []
+    plain, learned, truths, plays = [], [], [], []
     for item in items:
         image = read_image(item.path)
-        if duplicate is None:
-            predictions.append(detector(image))   # as `gouji eval`
-        else:
-            xyxy, scores, support = first_stage(detector, image)
-            rival = rivals(xyxy, scores)
-            box = np.flatnonzero(rival >= 0)
-            scores = scores.copy()
-            scores[box] *= 1 - duplicate(pair_features(xyxy, scores, support, box, rival[box]))
-            ranks, chances = detector.classifier.choices(image, xyxy, count=1)
-            confidence = scores * chances[:, 0]
-            sure = confidence >= EVAL_CONF
-            predictions.append(Detections(xyxy=xyxy[sure], confidence=confidence[sure],
-                                          class_id=ranks[sure, 0]))
+        plain.append(detector(image))
+        xyxy, scores, support = first_stage(detector, image)
+        rival = rivals(xyxy, scores)
+        box = np.flatnonzero(rival >= 0)
+        scores = scores.copy()
+        scores[box] *= 1 - duplicate(pair_features(xyxy, scores, support, box, rival[box]))
+        ranks, chances = detector.classifier.choices(image, xyxy, count=1)
+        confidence = scores * chances[:, 0]
+        sure = confidence >= EVAL_CONF
+        learned.append(Detections(xyxy=xyxy[sure], confidence=confidence[sure],
+                                  class_id=ranks[sure, 0]))
         truths.append(item.truth(image.shape))
         plays.append(item.scene_plays(image.shape))
-    return evaluate(predictions, truths, plays=plays)
+    return (evaluate(plain, truths, plays=plays), evaluate(learned, truths, plays=plays))
 
 
 def main() -> None:
@@ -164,8 +156,8 @@ def main() -> None:
     heldout = load_yolo_folder(heldout_synthetic_set())
     print(f"{'decoding':>22} {'mAP50':>6} {'mAP50-95':>8} {'per play':>8} {'per image':>9} "
           f"{'ranks':>6}  extra boxes")
-    for name, model in (("NMS 0.6", None), ("NMS 0.75 + learned", duplicate)):
-        found = score(detector, heldout, model)
+    for name, found in zip(("NMS 0.6", "NMS 0.75 + learned"),
+                           score(detector, heldout, duplicate)):
         print(f"{name:>22} {found.map50:6.3f} {found.map50_95:8.3f} "
               f"{found.play_exact_match or 0:8.1%} {found.exact_match:9.1%} "
               f"{found.outcomes['read right'] / found.cards:6.1%}  {found.outcomes['extra']}")

@@ -17,11 +17,10 @@ import argparse
 
 import numpy as np
 
+from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections, box_iou
 from vision.detector import Detector, decode, read_image
 from vision.evaluate import evaluate, heldout_synthetic_set, load_yolo_folder
-
-EVAL_CONF = 0.001     # as `gouji eval`: mAP needs the low-scored boxes
 
 
 def main() -> None:
