@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.optimize import minimize
+from scipy.special import expit
 
 from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections, box_area, box_intersection, box_iou
@@ -91,17 +93,21 @@ def pair_features(xyxy: NDArray[np.float32], scores: NDArray[np.float32],
         np.log(area_a / area_b)]).reshape(len(box), 9)
 
 
-def fit_logistic(x: NDArray[np.float64], y: NDArray[np.bool_], steps: int = 4000,
-                 l2: float = 1e-3) -> Chance:
-    """Standardised logistic regression by full-batch gradient descent; returns ``p(x)``."""
+def fit_logistic(x: NDArray[np.float64], y: NDArray[np.bool_], l2: float = 1e-3) -> Chance:
+    """Logistic regression on standardised features (mean log loss plus ``l2`` on the
+    weights), minimised by SciPy's L-BFGS; returns ``p(x)``."""
     mean, scale = x.mean(axis=0), np.maximum(x.std(axis=0), 1e-9)
-    z, target = (x - mean) / scale, y.astype(np.float64)
-    weights, bias = np.zeros(x.shape[1]), 0.0
-    for _ in range(steps):
-        error = 1 / (1 + np.exp(-np.clip(z @ weights + bias, -60, 60))) - target
-        weights -= z.T @ error / len(y) + l2 * weights
-        bias -= float(error.mean())
-    return lambda f: 1 / (1 + np.exp(-np.clip((f - mean) / scale @ weights + bias, -60, 60)))
+    z = np.column_stack([(x - mean) / scale, np.ones(len(x))])   # the last weight: the bias
+    sign = np.where(y, -1.0, 1.0)      # log loss = logaddexp(0, sign * logit)
+
+    def loss(w: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
+        margin = sign * (z @ w)
+        penalty = l2 * np.append(w[:-1], 0.0)
+        gradient = z.T @ (sign * expit(margin)) / len(y) + penalty
+        return float(np.logaddexp(0.0, margin).mean() + 0.5 * penalty @ w), gradient
+
+    w = minimize(loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B").x
+    return lambda f: expit(((f - mean) / scale) @ w[:-1] + w[-1])
 
 
 def fit(detector: Detector, items: list[LabelledImage]) -> Chance:
