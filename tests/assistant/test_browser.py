@@ -201,6 +201,43 @@ def test_the_overlay_is_transparent_and_reconnects(server: LiveServer, browser: 
     page.close()
 
 
+def fonts_drawing(page: Any, selector: str) -> set[str]:
+    """PostScript names of the fonts Chromium drew the text of ``selector`` with, web fonts
+    marked ``custom:``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    cdp.detach()
+    return {("custom:" if font["isCustomFont"] else "") + font["postScriptName"] for font in fonts}
+
+
+@pytest.mark.parametrize(("path", "selector", "weights"), [
+    ("/", "header h1 small", {"Regular"}),                  # 裁判台 · referee dashboard
+    ("/", ".seat .num", {"Bold"}),                          # 1号
+    ("/overlay", ".chip .count small", {"Bold"}),           # 张
+    ("/tribute", "header h1", {"Bold", "Regular"}),         # 进贡表 <small>tribute table</small>
+])
+def test_chinese_text_is_drawn_with_the_bundled_font(server: LiveServer, browser: Any,
+                                                     path: str, selector: str,
+                                                     weights: set[str]) -> None:
+    """Whatever fonts the machine has (none with hanzi on a bare Linux box or in CI)."""
+    page = browser.new_page()
+    page.goto(server.url + path)
+    expect(page.locator(selector).first).to_be_visible()
+    wanted = {f"custom:NotoSansCJKsc-{weight}" for weight in weights}
+    drawn: set[str] = set()
+    for _ in range(50):  # each face is fetched once text first needs it
+        drawn = fonts_drawing(page, selector)
+        if drawn == wanted:
+            break
+        page.wait_for_timeout(100)
+    assert drawn == wanted
+    page.close()
+
+
 @pytest.mark.skipif(not os.environ.get("GOUJI_SCREENSHOTS"), reason="screenshots only")
 def test_screenshot_of_the_demo_with_its_live_view(browser: Any, tmp_path: Path) -> None:
     """``gouji demo`` as people see it: the demo video through the pipeline and the model."""
