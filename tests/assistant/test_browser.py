@@ -240,22 +240,26 @@ def test_chinese_text_is_drawn_with_the_bundled_font(server: LiveServer, browser
 
 @pytest.mark.skipif(not os.environ.get("GOUJI_SCREENSHOTS"), reason="screenshots only")
 def test_screenshot_of_the_demo_with_its_live_view(browser: Any, tmp_path: Path) -> None:
-    """``gouji demo`` as people see it: the demo video through the pipeline and the model."""
+    """``gouji demo`` as people see it: the demo video through the pipeline and the model, held
+    plays let in after the demo's wait."""
+    from assistant.commands.serve import DEMO_ACCEPT_AFTER
     from assistant.pipeline import demo_assets
     from vision.detector import default_model_path
 
     if not default_model_path().is_file():
         pytest.skip("no detector model shipped yet")
     video, table = demo_assets()
-    app = create_app(make_settings(tmp_path, source=str(video), table=table))
+    app = create_app(make_settings(tmp_path, source=str(video), table=table,
+                                   accept_after=DEMO_ACCEPT_AFTER))
     with LiveServer(app) as server:
         httpx.put(server.url + "/api/names", json={"names": NAMES})
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(server.url + "/")
         expect(page.locator("#video")).to_be_visible()
         # about a minute of the game: some plays seen (committed, or held for the operator)
-        page.wait_for_function("() => document.querySelectorAll('#log li').length >= 20",
-                               timeout=150_000)
+        # and the table settled: no play refused for a held one not yet let in
+        page.wait_for_function("() => document.querySelectorAll('#log li').length >= 20"
+                               " && document.getElementById('alert').hidden", timeout=150_000)
         shoot(page, "dashboard-live.png")
         page.close()
 
