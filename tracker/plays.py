@@ -70,8 +70,10 @@ take every play and the new one is corrected (a play read with a card too many l
 out early). Corrections are held for review too, and so is the play that called for them: the
 rules took it only on that guess about another play. An answer the rules still refuse, read
 with another count than the play it answers, when no earlier play was corrected for it, casts
-doubt on that play's count as well: the play answered, if it went in unheld, is held as it
-stands (a correction with its own cards: 6666 read 666 unheld, the answer SJ AAA refused).
+doubt on that play's count as well: the play answered, and the plays of the trick before it
+read with its count, back to the lead, are held as they stand where they went in unheld (a
+correction with its own cards: 6666 read 666 unheld, the answer SJ AAA refused; 25 led read 5
+and JJ answering it read J, both unheld, then a 2-card answer refused).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -932,12 +934,17 @@ class PlaySegmenter:
         if reasons:
             event["reason"] = "; ".join(reasons)
         doubted = self._answered(seat) if objection and not revision else None
-        if (doubted is not None and not doubted.held
-                and len(cards) != len(doubted.reading.cards)):
-            # Either may be read short or long (6666 read 666, the answer SJ AAA refused).
-            events.append(self._correction(doubted, doubted.reading.cards,
-                                           f"seat {seat} answered it with {len(cards)} cards, "
-                                           f"refused: either count may be off"))
+        if doubted is not None and len(cards) != len(doubted.reading.cards):
+            # Either may be read short or long (6666 read 666, the answer SJ AAA refused), and
+            # so may each play of the trick that the doubted one agrees with: every answer's
+            # count was read against the play before it (25 led read 5, then JJ read J).
+            for play in self._read_with_count_of(doubted):
+                if not play.held:
+                    answered = ("it" if play is doubted
+                                else f"seat {doubted.seat}'s play of this trick")
+                    events.append(self._correction(
+                        play, play.reading.cards, f"seat {seat} answered {answered} with "
+                        f"{len(cards)} cards, refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
             self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
@@ -1036,6 +1043,14 @@ class PlaySegmenter:
             return None
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
+
+    def _read_with_count_of(self, last: _TrickPlay) -> list[_TrickPlay]:
+        """``last``, the last play of the trick in play, and the plays before it in the trick
+        read with its count without a break, in play order."""
+        plays = self._tricks[-1].plays
+        same = list(itertools.takewhile(
+            lambda play: len(play.reading.cards) == len(last.reading.cards), reversed(plays)))
+        return same[::-1]
 
     @property
     def _recent(self) -> list[_TrickPlay]:

@@ -668,6 +668,23 @@ def test_a_refused_answer_short_of_a_card_takes_in_what_its_zone_read_closer_cou
     assert hold(segmenter, seen, 2.0, 1.0, closer=closer) == []
 
 
+def test_a_refused_answer_casts_doubt_on_each_play_of_the_trick_read_with_the_count_it_lacks(
+        zones):
+    # 55 led, read 5 (no trace of the second five), then 66 answering it read 6: each count was
+    # read against the play before it, so both went in unheld. 77 from the next seat, refused
+    # for its count, holds both as they stand, the lead first.
+    segmenter, match = refereed(zones)
+    lead, answer = [("5", 600, 560)], [("6", 860, 480)]
+    assert plays(follow(segmenter, match, cards(*lead), 0.0)) == [(0, "5")]
+    assert plays(follow(segmenter, match, cards(*lead, *answer), 1.0)) == [(1, "6")]
+    events = hold(segmenter, cards(*lead, *answer, *fan("77", 860, 220)), 2.0, 1.0)
+    assert [(e["seat"], e["cards"], e["review"], e.get("fixes"), e["reason"]) for e in events] == [
+        (0, "5", True, 1, ("seat 2 answered seat 1's play of this trick with 2 cards, refused: "
+                           "either count may be off")),
+        (1, "6", True, 2, "seat 2 answered it with 2 cards, refused: either count may be off"),
+        (2, "77", True, None, "rules: 77 does not beat 6: 2 cards against 1")]
+
+
 @pytest.mark.parametrize(("views", "lead", "answer"), [
     ((fan("666", 860, 480), fan("666", 860, 480)), "555", "666"),
     ((fan("666", 860, 480), fan("66", 860, 480)), "55", "66"),
