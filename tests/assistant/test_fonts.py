@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = ROOT / "assistant" / "static" / "fonts"
@@ -42,9 +43,11 @@ def test_the_subset_holds_common_hanzi_for_players_names() -> None:
 
 @pytest.mark.parametrize("weight", ["Regular", "Bold"])
 def test_each_font_file_covers_the_subset(weight: str) -> None:
-    ttlib = pytest.importorskip("fontTools.ttLib")
-    pytest.importorskip("brotli")  # fontTools reads WOFF2 with it
-    font = ttlib.TTFont(FONTS / f"GoujiSans-{weight}.woff2")
+    font = TTFont(FONTS / f"GoujiSans-{weight}.woff2")   # WOFF2: read with brotli
     covered = {chr(code) for code in font.getBestCmap()}
     assert not subset_characters() - covered
-    assert "OFL" in (FONTS / "OFL.txt").read_text(encoding="utf-8")
+
+
+def test_the_fonts_licence_ships_beside_them() -> None:
+    licence = (FONTS / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
