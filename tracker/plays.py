@@ -940,10 +940,10 @@ class PlaySegmenter:
             # count was read against the play before it (25 led read 5, then JJ read J).
             for play in self._read_with_count_of(doubted):
                 if not play.held:
-                    answered = ("it" if play is doubted
-                                else f"seat {doubted.seat}'s play of this trick")
+                    which = ("it" if play is doubted
+                             else f"seat {doubted.seat}'s play of this trick")
                     events.append(self._correction(
-                        play, play.reading.cards, f"seat {seat} answered {answered} with "
+                        play, play.reading.cards, f"seat {seat} answered {which} with "
                         f"{len(cards)} cards, refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
