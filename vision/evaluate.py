@@ -54,10 +54,13 @@ from vision.synth.labels import NO_PLAY
 __all__ = [
     "CARD_OUTCOMES",
     "IOU_THRESHOLDS",
+    "REAL_TARGETS",
+    "SYNTHETIC_TARGETS",
     "Evaluation",
     "LabelReading",
     "LabelledImage",
     "ScenePlays",
+    "Target",
     "YoloBoxes",
     "average_precision",
     "box_iou",
@@ -68,6 +71,8 @@ __all__ = [
     "heldout_synthetic_set",
     "load_yolo_folder",
     "read_labels",
+    "targets_line",
+    "targets_met",
 ]
 
 IOU_THRESHOLDS: NDArray[np.float64] = np.linspace(0.5, 0.95, 10)
@@ -94,6 +99,26 @@ HELDOUT_SEED = 999_999
 
 HELDOUT_COUNT = 500
 """Scenes in the held-out synthetic set."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A figure the card models must reach on a set."""
+
+    figure: str
+    """Key of the figure in :meth:`Evaluation.to_json`."""
+    label: str
+    """Its name in reports."""
+    least: float
+    """The least value that meets it."""
+
+
+SYNTHETIC_TARGETS = (Target("map50", "mAP50", 0.98), Target("map50_95", "mAP50-95", 0.85),
+                     Target("play_exact_match", "plays exact", 0.98))
+"""What the card models must reach on the held-out synthetic set (``models/gouji-cards.md``)."""
+
+REAL_TARGETS = (Target("map50", "mAP50", 0.90),)
+"""What the card models must reach on the held-out real photos."""
 
 DATASETS_DIR: Path = Path(__file__).resolve().parents[1] / "datasets"
 """Where generated datasets are cached (``datasets/`` of the repository, not versioned)."""
@@ -319,6 +344,29 @@ class Evaluation:
         if self.classifier is not None:
             lines.append(self.classifier.format())
         return "\n".join(lines)
+
+
+def targets_met(evaluation: Evaluation, targets: Sequence[Target]) -> dict[str, bool | None]:
+    """Whether ``evaluation`` meets each of ``targets``, by figure (``None``: not measured)."""
+    figures = evaluation.to_json()
+    return {target.figure: None if figures[target.figure] is None
+            else bool(figures[target.figure] >= target.least) for target in targets}
+
+
+def targets_line(evaluation: Evaluation, targets: Sequence[Target]) -> str:
+    """One line saying which ``targets`` the ``evaluation`` meets.
+
+    >>> found = Evaluation(map50=0.99, map50_95=0.8, ap50={}, ap50_95={}, exact_match=0.5,
+    ...                    images=1, cards=1)
+    >>> targets_line(found, SYNTHETIC_TARGETS[1:])
+    'targets: mAP50-95 >= 0.85 not met (0.8000); plays exact >= 0.98 not measured'
+    """
+    figures, met = evaluation.to_json(), targets_met(evaluation, targets)
+    return "targets: " + "; ".join(
+        f"{target.label} >= {target.least:g} "
+        + ("not measured" if met[target.figure] is None else
+           f"{'met' if met[target.figure] else 'not met'} ({figures[target.figure]:.4f})")
+        for target in targets)
 
 
 def read_labels(truths: Sequence[Detections], read: Sequence[NDArray[np.int_]]) -> LabelReading:

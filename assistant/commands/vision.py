@@ -132,7 +132,15 @@ def _write_image(path: Path, image: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import Detector
-    from vision.evaluate import evaluate_images, heldout_synthetic_set, load_yolo_folder
+    from vision.evaluate import (
+        REAL_TARGETS,
+        SYNTHETIC_TARGETS,
+        evaluate_images,
+        heldout_synthetic_set,
+        load_yolo_folder,
+        targets_line,
+        targets_met,
+    )
     from vision.train import real_photos
 
     detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
@@ -140,7 +148,8 @@ def run_eval(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"model": str(detector.model_path)}
     data = args.data if args.data is not None else heldout_synthetic_set()
     synthetic = evaluate_images(detector, load_yolo_folder(data), classify=detector.classifier)
-    report["synthetic"] = {"data": str(data), **synthetic.to_json()}
+    report["synthetic"] = {"data": str(data), **synthetic.to_json(),
+                           "targets_met": targets_met(synthetic, SYNTHETIC_TARGETS)}
 
     real_folder = args.real if args.real is not None else real_photos()
     real = None
@@ -151,7 +160,8 @@ def run_eval(args: argparse.Namespace) -> int:
             items = [item for item in items if item.path in held_out]
         real = evaluate_images(detector.detect_any_angle if args.any_angle else detector, items,
                                classify=detector.classifier)
-        report["real"] = {"data": str(real_folder), "split": args.real_split, **real.to_json()}
+        report["real"] = {"data": str(real_folder), "split": args.real_split, **real.to_json(),
+                          "targets_met": targets_met(real, REAL_TARGETS)}
     else:
         report["real"] = None
 
@@ -161,11 +171,13 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"model: {report['model']}")
     print(f"held-out synthetic set: {data}")
     print(synthetic.format())
+    print(targets_line(synthetic, SYNTHETIC_TARGETS))
     if real is None:
         print(f"real photos: skipped (no folder at {real_folder}; pass --real DIR)")
     else:
         print(f"real photos ({args.real_split}): {real_folder}")
         print(real.format())
+        print(targets_line(real, REAL_TARGETS))
     return 0
 
 

@@ -132,10 +132,17 @@ def test_eval_prints_figures_for_a_labelled_folder(model, tmp_path, capsys):
     assert synthetic["map50"] == 1.0 and synthetic["ap50"] == {"T": 1.0}
     assert synthetic["exact_match"] == 0.0                  # the extra 2 makes the play wrong
     assert report["real"]["rank_accuracy"] == 1.0
+    # no plays in this folder: the target set per play is not measured
+    assert synthetic["targets_met"] == {"map50": True, "map50_95": synthetic["map50_95"] >= 0.85,
+                                        "play_exact_match": None}
+    assert report["real"]["targets_met"] == {"map50": True}
 
     assert main(["eval", "--data", str(data), "--real", str(data), "--model", str(model)]) == 0
     text = capsys.readouterr().out
     assert "mAP50 1.0000" in text and "exact match 0.00%" in text
+    assert "targets: mAP50 >= 0.98 met (1.0000); mAP50-95 >= 0.85 " in text
+    assert "plays exact >= 0.98 not measured" in text
+    assert "targets: mAP50 >= 0.9 met (1.0000)" in text      # the real photos'
 
 
 def test_eval_missing_folder_is_a_clear_error(model, tmp_path, capsys):
