@@ -393,7 +393,9 @@ class Pipeline:
         the boxes that only the crop turned half round shows (``data["second_reading"]``:
         faint)."""
         found = self._read_once(crop, corner=self.nested_corner)
-        if not self.turned_look:
+        if not self.turned_look or not len(found):
+            # A zone with no trace of a card upright has none to complete turned: what that
+            # view alone finds is faint, and only taken into a play it lies beside.
             return found
         turned = self._run_detector(np.ascontiguousarray(np.rot90(crop, 2)))
         turned = replace(turned, xyxy=rotate_boxes_back(turned.xyxy, 2, crop.shape[:2]))
