@@ -106,7 +106,7 @@ class Target:
     """A figure the card models must reach on a set."""
 
     figure: str
-    """Key of the figure in :meth:`Evaluation.to_json`."""
+    """The figure's attribute of :class:`Evaluation` (its key in :meth:`Evaluation.to_json`)."""
     label: str
     """Its name in reports."""
     least: float
@@ -348,9 +348,11 @@ class Evaluation:
 
 def targets_met(evaluation: Evaluation, targets: Sequence[Target]) -> dict[str, bool | None]:
     """Whether ``evaluation`` meets each of ``targets``, by figure (``None``: not measured)."""
-    figures = evaluation.to_json()
-    return {target.figure: None if figures[target.figure] is None
-            else bool(figures[target.figure] >= target.least) for target in targets}
+    met: dict[str, bool | None] = {}
+    for target in targets:
+        value = getattr(evaluation, target.figure)
+        met[target.figure] = None if value is None else bool(value >= target.least)
+    return met
 
 
 def targets_line(evaluation: Evaluation, targets: Sequence[Target]) -> str:
@@ -361,11 +363,12 @@ def targets_line(evaluation: Evaluation, targets: Sequence[Target]) -> str:
     >>> targets_line(found, SYNTHETIC_TARGETS[1:])
     'targets: mAP50-95 >= 0.85 not met (0.8000); plays exact >= 0.98 not measured'
     """
-    figures, met = evaluation.to_json(), targets_met(evaluation, targets)
+    met = targets_met(evaluation, targets)
     return "targets: " + "; ".join(
         f"{target.label} >= {target.least:g} "
         + ("not measured" if met[target.figure] is None else
-           f"{'met' if met[target.figure] else 'not met'} ({figures[target.figure]:.4f})")
+           f"{'met' if met[target.figure] else 'not met'} "
+           f"({getattr(evaluation, target.figure):.4f})")
         for target in targets)
 
 
