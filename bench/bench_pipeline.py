@@ -172,15 +172,21 @@ class Operator:
 
     def review_correction(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The pipeline correcting one of its earlier plays: dropped when the operator has seen
-        to that play (as the live game does), else let in when right or undone (a correction
-        for the operator)."""
+        to that play (as the live game does), else let in when right; when wrong the operator
+        puts the play right (a correction for the operator): undoing a wrong revision of a
+        right play, mending a wrong play held as it stands, deleting a play nobody made."""
         if event["fixes"] in self.reviewed:
             return None
+        self.reviewed.add(event["fixes"])
         true_play = self.stood_for.get(event["fixes"])
         if true_play is not None and play_key(true_play) == play_key(event):
             return event
         self.corrections += 1
-        return None
+        if true_play is None:   # a play nobody made: the operator deletes it
+            return {"type": "void", "fixes": event["fixes"], "t": event["t"],
+                    "source": "operator", "seq": event["seq"]}
+        return {**event, "seat": true_play["seat"], "cards": true_play["cards"],
+                "source": "operator", "review": False}
 
 
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
