@@ -112,6 +112,10 @@ class Target:
     least: float
     """The least value that meets it."""
 
+    def __str__(self) -> str:
+        """``mAP50 >= 0.98``."""
+        return f"{self.label} >= {self.least:g}"
+
 
 SYNTHETIC_TARGETS = (Target("map50", "mAP50", 0.98), Target("map50_95", "mAP50-95", 0.85),
                      Target("play_exact_match", "plays exact", 0.98))
@@ -365,7 +369,7 @@ def targets_line(evaluation: Evaluation, targets: Sequence[Target]) -> str:
     """
     met = targets_met(evaluation, targets)
     return "targets: " + "; ".join(
-        f"{target.label} >= {target.least:g} "
+        f"{target} "
         + ("not measured" if met[target.figure] is None else
            f"{'met' if met[target.figure] else 'not met'} "
            f"({getattr(evaluation, target.figure):.4f})")

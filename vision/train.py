@@ -473,6 +473,8 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
                      figures: dict[str, Any], train_args: dict[str, Any] | None = None,
                      one_class: bool = False, end_to_end: bool = False) -> None:
     """Write the model card: what the model is, its data, command, figures and date."""
+    from vision.evaluate import REAL_TARGETS, SYNTHETIC_TARGETS  # brings the scene generator
+
     classes = 1 if one_class else len(CLASS_NAMES)
     head = ("YOLO26's one-to-one head: output `(1, N, 6)` = `x1, y1, x2, y2, score, class` in "
             "input pixels, one box per card, no NMS at run time (the validation figures below "
@@ -522,8 +524,8 @@ the checkpoint was saved (at 320); `epochs_trained`: epochs behind them.
 {"These are figures of finding cards, every rank one class; `gouji eval` measures the cascade." if one_class else ""}
 Speed: ONNX Runtime, {imgsz} x {imgsz}, 2 threads, median of 50 (on the machine that trained it).
 
-Targets of the whole detector (`gouji eval`): held-out synthetic mAP50 >= 0.98 and mAP50-95 >= 0.85; real mAP50 >= 0.90;
-<= 25 ms per 640 x 640 frame on 2 CPU cores; <= 10 MB.
+Targets of the whole detector (`gouji eval`): held-out synthetic {", ".join(map(str, SYNTHETIC_TARGETS))};
+real {", ".join(map(str, REAL_TARGETS))}; <= 25 ms per 640 x 640 frame on 2 CPU cores; <= 10 MB.
 
 ## Training arguments
 ```json
