@@ -201,16 +201,13 @@ def test_the_overlay_is_transparent_and_reconnects(server: LiveServer, browser: 
     page.close()
 
 
-def fonts_drawing(page: Any, selector: str) -> set[str]:
+def fonts_drawing(cdp: Any, selector: str) -> set[str]:
     """PostScript names of the fonts Chromium drew the text of ``selector`` with, web fonts
-    marked ``custom:``."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
+    marked ``custom:`` (``cdp``: the page's DevTools session, DOM and CSS enabled; the page
+    may have been drawn anew since the last call)."""
     root = cdp.send("DOM.getDocument")["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-    cdp.detach()
     return {("custom:" if font["isCustomFont"] else "") + font["postScriptName"] for font in fonts}
 
 
@@ -228,9 +225,12 @@ def test_chinese_text_is_drawn_with_the_bundled_font(server: LiveServer, browser
     page.goto(server.url + path)
     expect(page.locator(selector).first).to_be_visible()
     wanted = {f"custom:NotoSansCJKsc-{weight}" for weight in weights}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
     drawn: set[str] = set()
     for _ in range(50):  # each face is fetched once text first needs it
-        drawn = fonts_drawing(page, selector)
+        drawn = fonts_drawing(cdp, selector)
         if drawn == wanted:
             break
         page.wait_for_timeout(100)
