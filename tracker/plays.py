@@ -938,7 +938,7 @@ class PlaySegmenter:
             # Either may be read short or long (6666 read 666, the answer SJ AAA refused), and
             # so may each play of the trick that the doubted one agrees with: every answer's
             # count was read against the play before it (25 led read 5, then JJ read J).
-            for play in self._read_with_count_of(doubted):
+            for play in self._last_plays_of_one_count():   # doubted the last of them
                 if not play.held:
                     which = ("it" if play is doubted
                              else f"seat {doubted.seat}'s play of this trick")
@@ -1044,13 +1044,13 @@ class PlaySegmenter:
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
 
-    def _read_with_count_of(self, last: _TrickPlay) -> list[_TrickPlay]:
-        """``last``, the last play of the trick in play, and the plays before it in the trick
-        read with its count without a break, in play order."""
+    def _last_plays_of_one_count(self) -> list[_TrickPlay]:
+        """The last play of the trick in play and the plays before it read with its count,
+        without a break, in play order."""
         plays = self._tricks[-1].plays
-        same = list(itertools.takewhile(
-            lambda play: len(play.reading.cards) == len(last.reading.cards), reversed(plays)))
-        return same[::-1]
+        count = len(plays[-1].reading.cards)
+        same = itertools.takewhile(lambda play: len(play.reading.cards) == count, reversed(plays))
+        return list(same)[::-1]
 
     @property
     def _recent(self) -> list[_TrickPlay]:
