@@ -864,6 +864,7 @@ class PlaySegmenter:
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
         revision: list[tuple[_TrickPlay, _Reading]] = []
+        pair: tuple[_TrickPlay, _Reading, _Reading] | None = None
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
@@ -874,21 +875,28 @@ class PlaySegmenter:
                                                 f"read closer")
                 revision = []
             else:
+                pair = (self._mended_with_answered(prior, seat, cards, nearby)
+                        if repair is None else None)
+                than = (repair.cost if repair else pair[1].cost + pair[2].cost if pair
+                        else np.inf)
                 revision = (self._revision(prior, seat, text, later=later, than=sum(
-                    p.reading.cost for p in self._recent) + (repair.cost if repair else np.inf))
-                    or self._earlier_revision(prior, seat, cards.class_id,
-                                              than=repair.cost if repair else np.inf))
+                    p.reading.cost for p in self._recent) + than)
+                    or self._earlier_revision(prior, seat, cards.class_id, than=than))
+                if revision:   # an earlier play mended, this one stands as read
+                    repair = None
             if not revision and repair is None and closer is not None:
                 repair = self._counted_for_rules(prior, seat, cards, nearby, current, closer)
             if not revision and repair is None and closer is not None:
                 revision = self._answered_read_closer(prior, seat, text, closer)
+            if not revision and repair is None and pair is not None:
+                revision, repair = [pair[:2]], pair[2]
             if revision:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
                 events += corrections
                 if corrections:  # taken only on a guess about another play: show both
                     objection += f"; {_taken_with(corrections)}"
-            elif repair is not None:
+            if repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
         cards = reading.cards
@@ -1245,6 +1253,41 @@ class PlaySegmenter:
             if revision:
                 return revision
         return []
+
+    def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
+                              nearby: Detections
+                              ) -> tuple[_TrickPlay, _Reading, _Reading] | None:
+        """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
+        answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
+        take the recent plays as reported, the answered one so read, and then the new play
+        so read: the answered play and the two readings (``None`` if no pair does).
+
+        A lead read a card long and its answer a card short keep the right count apart from
+        each other, and neither mended alone is taken: 555 read 5555, answered by SJ 77 read
+        SJ 7 beside a faint 7. Refused, the answer leaves the rules a trick behind the table,
+        refusing each play after it as out of turn (eleven plays of a rendered game)."""
+        answered = self._answered(seat)
+        tricks = self._tricks[-2:]
+        if answered is None or tricks[0].checkpoint is None:
+            return None
+        candidates = [(r, 0, answered) for r in self._alternatives(answered)]
+        if not candidates:
+            return None
+        cheapest_answered = min(r.cost for r, _, _ in candidates)
+        replay = _Replay(tricks)
+        best: tuple[_TrickPlay, _Reading, _Reading] | None = None
+        own = sorted(self._readings(cards, nearby, below=self.repair_conf),
+                     key=lambda r: r.cost)[:self.max_revisions]
+        for reading in own:
+            than = best[1].cost + best[2].cost if best else np.inf
+            if reading.cost + cheapest_answered >= than:
+                break   # no later pair is cheaper
+            found = self._cheapest_taken(prior, tricks, replay, candidates,
+                                         (seat, format_play(reading.cards.class_id)),
+                                         than=than - reading.cost)
+            if found is not None:
+                best = (answered, found[1], reading)
+        return best
 
     def _read_closer(self, play: _TrickPlay, view: Detections) -> list[_Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that

@@ -980,6 +980,25 @@ def test_a_play_landing_with_the_lead_it_answers_is_judged_after_it(zones):
     assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["55", "66"]
 
 
+def test_a_lead_read_a_card_long_and_its_answer_read_a_card_short_are_mended_together(zones):
+    # 555 led, an unsure strip read as a fourth five; SJ 77 answers it, its second seven faint.
+    # Neither mended alone is taken (SJ 7 against 555, SJ 77 against 5555): both together are.
+    segmenter, match = refereed(zones)
+    lead = [*fan("555", 600, 560), ("5", 642, 560, 0.45)]
+    assert plays(follow(segmenter, match, cards(*lead), 0.0)) == [(0, "5555")]
+    answer = [*fan("SJ 7", 860, 480), ("7", 888, 480, 0.15)]
+    correction, play = follow(segmenter, match, cards(*lead, *answer), 1.0)
+    assert (correction["fixes"], correction["cards"], correction["review"]) == (1, "555", True)
+    assert correction["reason"] == ("revised when seat 1 played SJ 7: set aside unsure 5 "
+                                    "(conf 0.450)")
+    assert (play["seat"], play["cards"], play["review"]) == (1, "SJ 77", True)
+    assert play["reason"] == ("unsure card (conf 0.15); rules: SJ 7 does not beat 5555: 2 cards "
+                              "against 4; taken with seat 0's play 1 corrected to 555; took in "
+                              "faint 7 (conf 0.150)")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["555", "SJ 77"]
+    assert match.errors == []
+
+
 def test_without_revisions_the_answer_is_only_flagged(zones):
     segmenter, match = refereed(zones, max_revisions=0)
     lead = [*fan("555", 600, 560), ("5", 642, 560, 0.3)]
