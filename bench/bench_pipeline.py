@@ -62,7 +62,7 @@ from assistant.pipeline import (
     Pipeline,
     card_detector,
 )
-from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, ROUND_GAP
+from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, REVIEW_CONF, ROUND_GAP
 from tracker.score import game_outcome, play_key, score_plays
 from tracker.table import TableLayout
 from vision.capture import frames
@@ -234,7 +234,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
                      max_revisions=args.max_revisions, look_ahead=args.look_ahead,
-                     round_gap=args.round_gap).run(on_event)
+                     review_conf=args.review_conf, round_gap=args.round_gap).run(on_event)
     if isinstance(detector, CachedDetector):
         detector.save()
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
@@ -272,6 +272,9 @@ def main() -> int:
     parser.add_argument("--faint-conf", type=float, default=FAINT_CONF,
                         help="confidence from which the rules may take a faint card into a "
                              f"play (default {FAINT_CONF}; equal to --conf: never)")
+    parser.add_argument("--review-conf", type=float, default=REVIEW_CONF,
+                        help="confidence under which a play's least sure card holds it for "
+                             f"review (default {REVIEW_CONF})")
     parser.add_argument("--nested-inside", type=float, default=NESTED_INSIDE,
                         help="share of an unsure box within a surer box of its rank that makes "
                              f"it a second reading (default {NESTED_INSIDE})")
