@@ -868,7 +868,7 @@ class PlaySegmenter:
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
         revision: list[tuple[_TrickPlay, _Reading]] = []
-        pair: tuple[_TrickPlay, _Reading, _Reading] | None = None
+        pair: _MendedPair | None = None
         if prior is not None and objection:
             repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
@@ -879,10 +879,8 @@ class PlaySegmenter:
                                                 f"read closer")
                 revision = []
             else:
-                pair = (self._mended_with_answered(prior, seat, cards, nearby)
-                        if repair is None else None)
-                than = (repair.cost if repair else pair[1].cost + pair[2].cost if pair
-                        else np.inf)
+                pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
+                than = repair.cost if repair else pair.cost if pair else np.inf
                 revision = (self._revision(prior, seat, text, later=later, than=sum(
                     p.reading.cost for p in self._recent) + than)
                     or self._earlier_revision(prior, seat, cards.class_id, than=than))
@@ -893,7 +891,7 @@ class PlaySegmenter:
             if not revision and repair is None and closer is not None:
                 revision = self._answered_read_closer(prior, seat, text, closer)
             if not revision and repair is None and pair is not None:
-                revision, repair = [pair[:2]], pair[2]
+                revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
             if revision:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
@@ -1055,6 +1053,13 @@ class PlaySegmenter:
             return None
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
+
+    def _replayable_answered(self, seat: int) -> _TrickPlay | None:
+        """:meth:`_answered`, if the rules can replay the recent tricks from their first
+        checkpoint, for a reading of it to be weighed."""
+        answered = self._answered(seat)
+        replayable = answered is not None and self._tricks[-2:][0].checkpoint is not None
+        return answered if replayable else None
 
     def _last_plays_of_one_count(self) -> list[_TrickPlay]:
         """The last play of the trick in play and the plays before it read with its count,
@@ -1247,8 +1252,8 @@ class PlaySegmenter:
         refuse only the play after it (an 8 led, read as a 9 at 0.77 with a ten its second
         choice, then answered by a 9, the seventeenth of the round). Its cards lie there still,
         and enlarged they are most often read otherwise (the 8 at 1.3 times, 0.39)."""
-        answered = self._answered(seat)
-        if answered is None or self._tricks[-2:][0].checkpoint is None:
+        answered = self._replayable_answered(seat)
+        if answered is None:
             return []
         for view in closer(answered.seat):
             revision = self._recent_revised(
@@ -1259,38 +1264,37 @@ class PlaySegmenter:
         return []
 
     def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
-                              nearby: Detections
-                              ) -> tuple[_TrickPlay, _Reading, _Reading] | None:
+                              nearby: Detections) -> _MendedPair | None:
         """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
         answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
         take the recent plays as reported, the answered one so read, and then the new play
-        so read: the answered play and the two readings (``None`` if no pair does).
+        so read (``None`` if no pair does).
 
         A lead read a card long and its answer a card short keep the right count apart from
         each other, and neither mended alone is taken: 555 read 5555, answered by SJ 77 read
         SJ 7 beside a faint 7. Refused, the answer leaves the rules a trick behind the table,
         refusing each play after it as out of turn (eleven plays of a rendered game)."""
-        answered = self._answered(seat)
-        tricks = self._tricks[-2:]
-        if answered is None or tricks[0].checkpoint is None:
+        answered = self._replayable_answered(seat)
+        if answered is None:
             return None
         candidates = [(r, 0, answered) for r in self._alternatives(answered)]
         if not candidates:
             return None
         cheapest_answered = min(r.cost for r, _, _ in candidates)
+        tricks = self._tricks[-2:]
         replay = _Replay(tricks)
-        best: tuple[_TrickPlay, _Reading, _Reading] | None = None
+        best: _MendedPair | None = None
         own = sorted(self._readings(cards, nearby, below=self.repair_conf),
                      key=lambda r: r.cost)[:self.max_revisions]
         for reading in own:
-            than = best[1].cost + best[2].cost if best else np.inf
+            than = best.cost if best else np.inf
             if reading.cost + cheapest_answered >= than:
                 break   # no later pair is cheaper
             found = self._cheapest_taken(prior, tricks, replay, candidates,
                                          (seat, format_play(reading.cards.class_id)),
                                          than=than - reading.cost)
             if found is not None:
-                best = (answered, found[1], reading)
+                best = _MendedPair(answered, found[1], reading)
         return best
 
     def _read_closer(self, play: _TrickPlay, view: Detections) -> list[_Reading]:
@@ -1489,6 +1493,21 @@ class _Reading:
     """Cards changed, plus how sure the evidence against the change was."""
     late: bool = False
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _MendedPair:
+    """A refused play taken with the play it answers read otherwise
+    (:meth:`PlaySegmenter._mended_with_answered`)."""
+
+    answered: _TrickPlay
+    answered_reading: _Reading
+    reading: _Reading
+    """The refused play's own reading."""
+
+    @property
+    def cost(self) -> float:
+        return self.answered_reading.cost + self.reading.cost
 
 
 @dataclass(frozen=True, slots=True)
