@@ -270,7 +270,6 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
     ``config.export_to`` with its model card, so an interrupted run still leaves a usable model.
     """
     ultralytics = _ultralytics()
-    on_cpu = config.device == "cpu"
     if config.resume is not None:
         model = ultralytics.YOLO(str(config.resume))
         _add_export_callback(model, config, command)
@@ -285,7 +284,10 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
         "data": str(config.data), "epochs": config.epochs, "imgsz": config.imgsz,
         "batch": config.batch, "workers": config.workers, "device": config.device,
         "project": str(config.project), "name": config.name, "exist_ok": True, "seed": config.seed,
-        "deterministic": False, "plots": False, "amp": not on_cpu, "optimizer": "AdamW",
+        "deterministic": False, "plots": False, "optimizer": "AdamW",
+        # full precision on a GPU too: Ultralytics' mixed-precision check first downloads a
+        # model, which an offline training machine cannot
+        "amp": False,
         "lr0": config.lr0, "lrf": 0.05, "cos_lr": False,
         "warmup_epochs": 0.0 if config.weights else 1.0,  # fine-tuning starts from trained weights
         # the generator already varies pose, scale, light and occlusion; mirrored cards and
