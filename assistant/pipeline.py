@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from rules.events import apply_corrections
 from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
@@ -121,7 +122,8 @@ class PipelineStats:
     plays: int = 0
     """Plays committed."""
     held: int = 0
-    """Plays among them held for operator review."""
+    """Plays held for operator review as they stand, each correction in the place of the play
+    it fixes: a correction may hold a play committed unheld, or let one in."""
     collects: int = 0
     """Gathered tricks."""
     corrections: int = 0
@@ -317,6 +319,7 @@ class Pipeline:
         where it has one to set."""
         self._fit_detector()
         self.stats = PipelineStats()
+        self._plays: list[tuple[int | None, Event]] = []  # as handed over, corrections too
         self._next_table: TableLayout | None = None
 
     def set_table(self, table: TableLayout) -> None:
@@ -498,11 +501,14 @@ class Pipeline:
 
     def _count(self, event: Event) -> None:
         """Count ``event`` in :attr:`stats`."""
-        if event["type"] == "play" and "fixes" in event:
-            self.stats.corrections += 1
-        elif event["type"] == "play":
-            self.stats.plays += 1
-            self.stats.held += bool(event.get("review"))
+        if event["type"] == "play":
+            if "fixes" in event:
+                self.stats.corrections += 1
+            else:
+                self.stats.plays += 1
+            self._plays.append((None, event))
+            self.stats.held = sum(bool(play.get("review"))
+                                  for _, play in apply_corrections(self._plays))
         elif event["type"] == "collect":
             self.stats.collects += 1
         self.stats.events += 1

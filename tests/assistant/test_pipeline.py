@@ -339,13 +339,15 @@ def test_the_segmenters_last_word_is_heard_when_the_source_ends_not_when_stopped
     # after the last frame's events, counted; a run stopped by hand is no end of a round.
     frames = film([(1.0, []), (2.0, [(BLUE_KING, 620, 140)])])
     pipeline = Pipeline(frames, LAYOUT, blob_detector)
-    correction = {"type": "play", "seat": 3, "cards": "KK", "fixes": 1, "seq": 2}
+    correction = {"type": "play", "seat": 3, "cards": "KK", "fixes": 1, "seq": 2,
+                  "review": True}
     pipeline.segmenter.finish = lambda: [correction]
     events = []
     stats = pipeline.run(events.append, stop=lambda: stopped and len(events) == 1)
     assert [(e["cards"], e.get("fixes")) for e in events] == (
         [("K", None)] if stopped else [("K", None), ("KK", 1)])
     assert stats.plays == 1 and stats.corrections == (not stopped)
+    assert stats.held == (not stopped)  # the play as it stands, corrected and held
 
 
 @pytest.mark.parametrize(("change", "moving", "detected"), [
