@@ -109,6 +109,20 @@ def test_a_lone_card_is_labelled_with_its_class_and_whole_box(name):
     assert card.visible == pytest.approx(1.0, abs=0.03)
 
 
+def test_a_turned_card_keeps_its_own_size_in_its_rotated_rectangle():
+    # 100 x 140 turned 30 degrees: its upright box grows to about 152 x 166, while the
+    # rectangle at its angle stays the card's own size, which a fan's neighbours overlap less
+    canvas = _table()
+    quad = card_quad((240, 180), 140, angle=30)
+    [card] = visible_cards([place_card(canvas, "Q", "C", STYLE, quad)], canvas.shape[:2])
+    cx, cy, w, h, angle = card.rotated
+    assert (cx, cy) == pytest.approx((240, 180), abs=1.5)
+    assert sorted((w, h)) == pytest.approx((100, 140), abs=2.5)
+    assert angle % 90 == pytest.approx(30, abs=1.5) or angle % 90 == pytest.approx(60, abs=1.5)
+    x1, y1, x2, y2 = card.box
+    assert (x2 - x1) * (y2 - y1) > 1.7 * w * h
+
+
 def test_a_fully_covered_card_gets_no_box():
     canvas = _table()
     quad = card_quad((240, 180), 140, angle=10)

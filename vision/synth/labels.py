@@ -12,6 +12,8 @@ fully visible (a back: when enough of it shows) and it is large enough to read.
 >>> over = Layer(origin=(0, 4), mask=full[:6], class_id=-1, area=60.0)   # covers rows 4..9
 >>> [(c.class_id, c.box, c.visible) for c in visible_cards([under, over], (10, 10), min_card_px=1)]
 [(7, (0.0, 0.0, 10.0, 4.0), 0.4)]
+>>> sorted(visible_cards([under, over], (10, 10), min_card_px=1)[0].rotated[2:4])
+[4.0, 10.0]
 >>> yolo_lines([visible_cards([under], (10, 10), min_card_px=1)[0]], (10, 20))
 ['7 0.250000 0.500000 0.500000 1.000000']
 """
@@ -69,6 +71,10 @@ class VisibleCard:
     """Visible fraction of the best-visible corner index (1.0 for backs)."""
     readable: bool
     """Whether the card gets a label."""
+    rotated: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    """``cx, cy, w, h, angle`` (degrees), OpenCV's ``RotatedRect``: the smallest rectangle at
+    any angle around the visible pixels, which in a fan overlaps its neighbours far less than
+    the upright :attr:`box` does; zeros if none."""
 
 
 def visible_cards(stack: Sequence[Layer], shape: tuple[int, int], *, min_index_visible: float = 0.8,
@@ -113,8 +119,23 @@ def visible_cards(stack: Sequence[Layer], shape: tuple[int, int], *, min_index_v
             readable = visible >= min_back_visible
         side = float(np.sqrt(layer.area * 1.4))  # longer side of a 63 x 88 card of this area
         cards.append(VisibleCard(k, layer.class_id, box, round(visible, 4), round(index_visible, 4),
-                                 readable and side >= min_card_px))
+                                 readable and side >= min_card_px, _rotated_rect(mine, (x, y))))
     return cards
+
+
+def _rotated_rect(mine: NDArray[np.bool_],
+                  origin: tuple[int, int]) -> tuple[float, float, float, float, float]:
+    """The smallest rotated rectangle around a mask's pixels (their outer edges), in canvas
+    coordinates. Each row's first and last pixel span the same convex hull as all of them."""
+    rows = np.flatnonzero(mine.any(axis=1))
+    first = mine[rows].argmax(axis=1)
+    last = mine.shape[1] - 1 - mine[rows, ::-1].argmax(axis=1)
+    corners = np.array([(0, 0), (1, 0), (0, 1), (1, 1)], np.float32)  # a pixel's four corners
+    ends = np.concatenate([np.column_stack([first, rows]), np.column_stack([last, rows])])
+    points = (ends[:, None, :].astype(np.float32) + corners).reshape(-1, 2) \
+        + np.asarray(origin, np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return float(cx), float(cy), float(w), float(h), float(angle)
 
 
 def _region_visible(mine: NDArray[np.bool_], layer: Layer,
