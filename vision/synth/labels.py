@@ -73,8 +73,8 @@ class VisibleCard:
     """Whether the card gets a label."""
     rotated: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
     """``cx, cy, w, h, angle`` (degrees), OpenCV's ``RotatedRect``: the smallest rectangle at
-    any angle around the visible pixels, which in a fan overlaps its neighbours far less than
-    the upright :attr:`box` does; zeros if none."""
+    any angle around the visible pixels, which in a fan overlaps its neighbours less than the
+    upright :attr:`box` does (``bench/bench_nms_bound.py --rotated``); zeros if none."""
 
 
 def visible_cards(stack: Sequence[Layer], shape: tuple[int, int], *, min_index_visible: float = 0.8,
