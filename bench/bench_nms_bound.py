@@ -31,7 +31,6 @@ from numpy.typing import NDArray
 from vision.detections import Detections, box_iou
 from vision.detector import nms
 from vision.evaluate import (
-    HELDOUT_COUNT,
     HELDOUT_SEED,
     evaluate,
     heldout_synthetic_set,
@@ -63,7 +62,7 @@ def main() -> None:
     truths = [item.truth(shape) for item in items]
     plays = [item.scene_plays(shape) for item in items]
     if args.rotated:
-        rects = [_rotated_rects(i) for i in range(HELDOUT_COUNT)]
+        rects = [_rotated_rects(i) for i in range(len(truths))]
         if [len(r) for r in rects] != [len(t) for t in truths]:
             raise SystemExit("the scenes generated again do not match the held-out labels")
         overlaps = [_largest_rotated_overlap(r) for r in rects]
