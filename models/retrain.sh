@@ -51,6 +51,7 @@
 #   DET_S          seconds of detector training (default: what the budget leaves, at least 60)
 #   DET_WEIGHTS    checkpoint the detector is fine-tuned from (models/gouji-cards.pt)
 #   DET_BATCH, DET_LR0   detector batch and initial rate (128, 0.002)
+#   DET_ARGS       further `gouji train` options, e.g. --one-to-one-features
 #   RANK_EPOCHS, RANK_BATCH, RANK_LR, RANK_THREADS   classifier run (0: none; 256, 0.002, 8)
 #   GOUJI_REAL_CARDS  the real photos (default .real-cards-edje, else ../shared/data/...)
 #   DATASETS       where the generated sets go (datasets)
@@ -71,6 +72,7 @@ DET_WEIGHTS=${DET_WEIGHTS:-models/gouji-cards.pt}
 DET_S=${DET_S:-}
 DET_BATCH=${DET_BATCH:-128}
 DET_LR0=${DET_LR0:-0.002}
+DET_ARGS=${DET_ARGS:-}
 RANK_EPOCHS=${RANK_EPOCHS:-0}
 RANK_BATCH=${RANK_BATCH:-256}
 RANK_LR=${RANK_LR:-0.002}
@@ -155,7 +157,7 @@ sets=(--seed "${seeds[@]}" --count "$COUNT" --val-seed "$VAL_SEED" --val-count "
 gouji train --one-class --weights "$DET_WEIGHTS" "${sets[@]}" "${real[@]}" \
   --device "$DET_DEVICE" --hours "$hours" --batch "$DET_BATCH" --lr0 "$DET_LR0" \
   --workers "$WORKERS" --name gpu-cards --export-every 0 --export-to "$OUT/gouji-cards.onnx" \
-  || failed+=("detector")
+  $DET_ARGS || failed+=("detector")
 best=runs/gpu-cards/weights/best.pt
 if [[ ! -f $OUT/gouji-cards.onnx && -f $best ]]; then  # cut short: export its best epoch
   stage "detector export of $best"
@@ -170,9 +172,12 @@ cards=$OUT/gouji-cards.onnx ranks=$OUT/gouji-ranks.onnx
 gouji eval --model "$cards" --classifier "$ranks" --threads "$WORKERS" \
   ${EVAL_DATA:+--data "$EVAL_DATA"} || failed+=("eval")
 
-if [[ -f $best ]]; then  # decoded without NMS: see bench/bench_nms_bound.py
+# the last epoch's, not the best by the raw head's validation: the one-to-one head's share of
+# the loss grows over the run (Ultralytics' E2ELoss), so it is furthest along at the end
+last=runs/gpu-cards/weights/last.pt
+if [[ -f $last ]]; then  # decoded without NMS: see bench/bench_nms_bound.py
   stage "the detector's one-to-one head: export and gouji eval"
-  gouji train --export-only "$best" "${sets[@]}" --end-to-end \
+  gouji train --export-only "$last" "${sets[@]}" --end-to-end \
     --export-to "$OUT/e2e/gouji-cards.onnx" \
     && gouji eval --model "$OUT/e2e/gouji-cards.onnx" --classifier "$ranks" \
       --threads "$WORKERS" ${EVAL_DATA:+--data "$EVAL_DATA"} \

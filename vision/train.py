@@ -19,6 +19,7 @@ shipped model on new data (a new schedule).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import json
@@ -26,7 +27,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -252,6 +253,11 @@ class TrainConfig:
     one_class: bool = False
     """Train a one-class ``card`` detector (every rank is one class) for the cascade, where a
     rank classifier reads each box; fine-tuning a rank detector keeps all but its class layer."""
+    one_to_one_features: bool = False
+    """Let YOLO26's one-to-one head (the head that needs no NMS) train the features it reads.
+    Ultralytics trains that head on detached features, so only the raw head's loss shapes
+    them; a card in a tight fan then has features made for several boxes, which the
+    one-to-one head alone cannot learn to find once (``models/README.md``)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Further Ultralytics training arguments."""
 
@@ -270,6 +276,11 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
     ``config.export_to`` with its model card, so an interrupted run still leaves a usable model.
     """
     ultralytics = _ultralytics()
+    with one_to_one_trains_features() if config.one_to_one_features else contextlib.nullcontext():
+        return _train(ultralytics, config, command)
+
+
+def _train(ultralytics: Any, config: TrainConfig, command: str) -> Path:
     if config.resume is not None:
         model = ultralytics.YOLO(str(config.resume))
         _add_export_callback(model, config, command)
@@ -301,6 +312,28 @@ def train(config: TrainConfig, *, command: str = "") -> Path:
     args.update(config.extra)
     model.train(trainer=_trainer_class(), **args)
     return Path(model.trainer.best)
+
+
+@contextlib.contextmanager
+def one_to_one_trains_features() -> Iterator[None]:
+    """Within it, the detection head's one-to-one branch reads the features attached in
+    training, so its loss reaches the backbone as the raw branch's does. Inference is the same
+    either way, and checkpoints keep no trace of it."""
+    from ultralytics.nn.modules.head import Detect
+
+    detached_forward = Detect.forward
+
+    def forward(self: Any, x: list[Any]) -> Any:
+        if self.training and getattr(self, "one2one_cv2", None) is not None:
+            return {"one2many": self.forward_head(x, **self.one2many),
+                    "one2one": self.forward_head(x, **self.one2one)}
+        return detached_forward(self, x)
+
+    Detect.forward = forward
+    try:
+        yield
+    finally:
+        Detect.forward = detached_forward
 
 
 def _trainer_class() -> Any:

@@ -49,6 +49,9 @@ def register(subparsers: Any) -> None:
                        help="train a one-class card detector for the rank classifier to read")
     model.add_argument("--weights", type=Path, metavar="PT",
                        help="fine-tune from this checkpoint, e.g. models/gouji-cards.pt")
+    model.add_argument("--one-to-one-features", action="store_true",
+                       help="let YOLO26's one-to-one head (no NMS) train the backbone's features "
+                            "too, not only its own layers")
     model.add_argument("--resume", type=Path, metavar="LAST_PT",
                        help="continue an interrupted run from its runs/NAME/weights/last.pt")
     run = train.add_argument_group("run")
@@ -167,7 +170,7 @@ def run_train(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
         export_every=args.export_every, real_val=real_val, threads=args.threads,
-        one_class=args.one_class,
+        one_class=args.one_class, one_to_one_features=args.one_to_one_features,
         **({"export_to": args.export_to} if args.export_to else {}))
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")

@@ -17,6 +17,7 @@ from vision.train import (
     checkpoint_record,
     export,
     model_yaml,
+    one_to_one_trains_features,
     prepare_data,
     prepare_real,
     read_results_csv,
@@ -115,6 +116,30 @@ def test_exporting_a_checkpoint_leaves_the_model_beside_it_alone(tmp_path: Path)
                  end_to_end=True)
     assert (shipped / "gouji-cards.onnx").read_bytes() == b"the shipped model"
     assert out.is_file() and out.stat().st_size > 1000 and out.with_suffix(".md").is_file()
+
+
+def test_the_one_to_one_heads_loss_reaches_the_backbone_only_when_asked(tmp_path: Path):
+    ultralytics = pytest.importorskip("ultralytics")
+    import torch
+
+    net = ultralytics.YOLO(str(model_yaml(ModelSpec("yolo26", 0.125, 0.33), tmp_path))).model
+    net.train()
+    stem = net.model[0].conv.weight
+
+    def stem_gradient_of_the_one_to_one_head() -> float:
+        net.zero_grad()
+        one2one = net(torch.rand(1, 3, 64, 64))["one2one"]
+        (one2one["boxes"].sum() + one2one["scores"].sum()).backward()
+        return 0.0 if stem.grad is None else float(stem.grad.abs().sum())
+
+    assert stem_gradient_of_the_one_to_one_head() == 0.0  # Ultralytics detaches it
+    with one_to_one_trains_features():
+        assert stem_gradient_of_the_one_to_one_head() > 0.0
+        net.eval()
+        with torch.no_grad():  # inference is untouched
+            assert net(torch.rand(1, 3, 64, 64))[0].shape[0] == 1
+        net.train()
+    assert stem_gradient_of_the_one_to_one_head() == 0.0
 
 
 def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
