@@ -329,11 +329,11 @@ def one_to_one_trains_features() -> Iterator[None]:
                     "one2one": self.forward_head(x, **self.one2one)}
         return detached_forward(self, x)
 
-    Detect.forward = forward
+    Detect.forward = forward  # type: ignore[method-assign]
     try:
         yield
     finally:
-        Detect.forward = detached_forward
+        Detect.forward = detached_forward  # type: ignore[method-assign]
 
 
 def _trainer_class() -> Any:
