@@ -254,10 +254,9 @@ class TrainConfig:
     """Train a one-class ``card`` detector (every rank is one class) for the cascade, where a
     rank classifier reads each box; fine-tuning a rank detector keeps all but its class layer."""
     one_to_one_features: bool = False
-    """Let YOLO26's one-to-one head (the head that needs no NMS) train the features it reads.
-    Ultralytics trains that head on detached features, so only the raw head's loss shapes
-    them; a card in a tight fan then has features made for several boxes, which the
-    one-to-one head alone cannot learn to find once (``models/README.md``)."""
+    """Let YOLO26's one-to-one head (the head that needs no NMS) train the features it reads
+    too. Ultralytics trains that head on detached features, so that only the raw head's loss
+    shapes them (``models/README.md``, the runs of 4 Dec, evening, measure what it changes)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Further Ultralytics training arguments."""
 
