@@ -53,7 +53,8 @@
 #   DET_S          seconds of detector training (default: what the budget leaves, at least 60)
 #   DET_WEIGHTS    checkpoint the detector is fine-tuned from (models/gouji-cards.pt)
 #   DET_BATCH, DET_LR0   detector batch and initial rate (128, 0.002)
-#   DET_ARGS       further `gouji train` options, e.g. --one-to-one-features
+#   DET_ARGS       further `gouji train` options, e.g. --one-to-one-features, or
+#                  "--grow --depth 1.0" (a deeper detector started from DET_WEIGHTS)
 #   RANK_EPOCHS, RANK_BATCH, RANK_LR, RANK_THREADS   classifier run (0: none; 256, 0.002, 8)
 #   GOUJI_REAL_CARDS  the real photos (default .real-cards-edje, else ../shared/data/...)
 #   DATASETS       where the generated sets go (datasets)

@@ -86,8 +86,9 @@ class ModelSpec:
 _FAMILY_YAML = {"yolo26": "26/yolo26.yaml", "yolov8": "v8/yolov8.yaml", "yolo11": "11/yolo11.yaml"}
 
 
-def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
-    """Write the model yaml of ``spec`` with our 16 classes; returns its path."""
+def model_yaml(spec: ModelSpec, out_dir: Path, *, classes: int = len(CLASS_NAMES)) -> Path:
+    """Write the model yaml of ``spec`` with ``classes`` classes (our 16 by default); returns
+    its path."""
     import yaml  # a dependency of Ultralytics
     from ultralytics import __file__ as ultralytics_init
 
@@ -97,12 +98,63 @@ def model_yaml(spec: ModelSpec, out_dir: Path) -> Path:
     source = Path(ultralytics_init).parent / "cfg" / "models" / _FAMILY_YAML[spec.family]
     cfg = yaml.safe_load(source.read_text())
     cfg.pop("scales", None)
-    cfg.update(nc=len(CLASS_NAMES), depth_multiple=spec.depth, width_multiple=spec.width,
+    cfg.update(nc=classes, depth_multiple=spec.depth, width_multiple=spec.width,
                max_channels=1024)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"gouji-{spec.family}-w{spec.width:g}-d{spec.depth:g}.yaml"
+    suffix = "" if classes == len(CLASS_NAMES) else f"-nc{classes}"
+    path = out_dir / f"gouji-{spec.family}-w{spec.width:g}-d{spec.depth:g}{suffix}.yaml"
     path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     return path
+
+
+def grow(weights: Path, spec: ModelSpec, out_dir: Path) -> Path:
+    """A checkpoint of ``spec``'s deeper architecture that computes what ``weights`` computes.
+
+    Every layer of ``weights`` is kept. A CSP block given more inner blocks takes the new
+    blocks' outputs through input channels of its last convolution that start at zero, and a
+    new attention block passes its input through (its residual branches end at zero), so
+    training starts from the trained model and not from scratch. Only the depth may grow.
+    Returns the grown checkpoint, written to ``out_dir``.
+    """
+    ultralytics = _ultralytics()
+    trained = ultralytics.YOLO(str(weights))
+    grown = ultralytics.YOLO(str(model_yaml(spec, out_dir, classes=len(trained.names))))
+    grow_into(trained.model, grown.model)
+    grown.model.names = trained.model.names
+    path = out_dir / f"{Path(weights).stem}-w{spec.width:g}-d{spec.depth:g}.pt"
+    grown.save(path)
+    return path
+
+
+def grow_into(trained: Any, grown: Any) -> None:
+    """Load ``trained``'s weights into ``grown``, a deeper copy of its architecture, so that
+    ``grown`` computes the same (see :func:`grow`)."""
+    import torch
+    from ultralytics.nn.modules.block import PSABlock
+
+    old, state = trained.state_dict(), grown.state_dict()
+    for name, value in state.items():
+        if name not in old:
+            continue  # a new inner block
+        source = old[name]
+        if source.shape == value.shape:
+            state[name] = source.to(value.dtype)
+        elif (name.endswith("cv2.conv.weight") and source.shape[0] == value.shape[0]
+              and source.shape[2:] == value.shape[2:] and source.shape[1] < value.shape[1]):
+            widened = torch.zeros_like(value)
+            widened[:, :source.shape[1]] = source  # the new blocks' channels come last
+            state[name] = widened
+        else:
+            raise ValueError(f"cannot grow {name} from {tuple(source.shape)} to "
+                             f"{tuple(value.shape)}: only the depth may grow")
+    grown.load_state_dict(state)
+    with torch.no_grad():
+        for name, module in grown.named_modules():
+            if isinstance(module, PSABlock) and not any(k.startswith(f"{name}.") for k in old):
+                for residual in (module.attn.proj, module.ffn[-1]):
+                    norm: Any = residual.bn
+                    norm.weight.zero_()
+                    norm.bias.zero_()
 
 
 # ---------------------------------------------------------------- data
@@ -253,6 +305,8 @@ class TrainConfig:
     one_class: bool = False
     """Train a one-class ``card`` detector (every rank is one class) for the cascade, where a
     rank classifier reads each box; fine-tuning a rank detector keeps all but its class layer."""
+    grow: bool = False
+    """Train ``model``'s deeper architecture, started from ``weights`` by :func:`grow`."""
     one_to_one_features: bool = False
     """Let YOLO26's one-to-one head (the head that needs no NMS) train the features it reads
     too. Ultralytics trains that head on detached features, so that only the raw head's loss
@@ -286,7 +340,12 @@ def _train(ultralytics: Any, config: TrainConfig, command: str) -> Path:
         _add_threads_callback(model, config.threads)
         model.train(resume=True, trainer=_trainer_class())
         return Path(model.trainer.best)
-    source = config.weights or model_yaml(config.model, config.project / "models")
+    if config.grow:
+        if config.weights is None:
+            raise ValueError("growing a model needs the weights it grows from")
+        source = grow(config.weights, config.model, config.project / "models")
+    else:
+        source = config.weights or model_yaml(config.model, config.project / "models")
     model = ultralytics.YOLO(str(source))
     _add_export_callback(model, config, command)
     _add_threads_callback(model, config.threads)

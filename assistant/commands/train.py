@@ -49,6 +49,9 @@ def register(subparsers: Any) -> None:
                        help="train a one-class card detector for the rank classifier to read")
     model.add_argument("--weights", type=Path, metavar="PT",
                        help="fine-tune from this checkpoint, e.g. models/gouji-cards.pt")
+    model.add_argument("--grow", action="store_true",
+                       help="train the deeper architecture of --depth, started from --weights "
+                            "so that it first computes what they compute")
     model.add_argument("--one-to-one-features", action="store_true",
                        help="let YOLO26's one-to-one head (no NMS) train the backbone's features "
                             "too, not only its own layers")
@@ -147,6 +150,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     if args.end_to_end and not args.export_only:
         raise ValueError("--end-to-end chooses the head of an --export-only export")
+    if args.grow and args.weights is None:
+        raise ValueError("--grow starts the deeper model from --weights: give them")
     command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
     real_dir = _real_dir(args)
     # Ultralytics validates the raw head: an end-to-end export's figures are `gouji eval`'s
@@ -170,7 +175,7 @@ def run_train(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         batch=args.batch, lr0=args.lr0, workers=args.workers, device=args.device, name=args.name,
         export_every=args.export_every, real_val=real_val, threads=args.threads,
-        one_class=args.one_class, one_to_one_features=args.one_to_one_features,
+        one_class=args.one_class, grow=args.grow, one_to_one_features=args.one_to_one_features,
         **({"export_to": args.export_to} if args.export_to else {}))
     best = training.train(config, command=command)
     print(f"best checkpoint: {best}")

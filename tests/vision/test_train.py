@@ -16,6 +16,8 @@ from vision.train import (
     ModelSpec,
     checkpoint_record,
     export,
+    grow,
+    grow_into,
     model_yaml,
     one_to_one_trains_features,
     prepare_data,
@@ -140,6 +142,43 @@ def test_the_one_to_one_heads_loss_reaches_the_backbone_only_when_asked(tmp_path
             assert net(torch.rand(1, 3, 64, 64))[0].shape[0] == 1
         net.train()
     assert stem_gradient_of_the_one_to_one_head() == 0.0
+
+
+def test_a_grown_detector_computes_what_it_grew_from(tmp_path: Path):
+    ultralytics = pytest.importorskip("ultralytics")
+    import torch
+
+    trained = ultralytics.YOLO(str(model_yaml(ModelSpec("yolo26", 0.125, 0.5), tmp_path,
+                                              classes=1)))
+    with torch.no_grad():  # as if trained: no layer left at its initial values
+        for parameter in trained.model.parameters():
+            parameter.add_(0.05 * torch.randn_like(parameter))
+    trained.save(tmp_path / "trained.pt")
+    path = grow(tmp_path / "trained.pt", ModelSpec("yolo26", 0.125, 1.0), tmp_path / "grown")
+    grown = ultralytics.YOLO(str(path))
+    blocks = [m for m in grown.model.modules() if type(m).__name__ in ("C3k2", "C2PSA")]
+    assert sum(len(m.m) for m in blocks) > sum(
+        len(m.m) for m in trained.model.modules() if type(m).__name__ in ("C3k2", "C2PSA"))
+    assert grown.names == trained.names
+    image = torch.rand(1, 3, 96, 96)
+    with torch.no_grad():
+        before = ultralytics.YOLO(str(tmp_path / "trained.pt")).model.float().eval()(image)[0]
+        after = grown.model.float().eval()(image)[0]
+    assert torch.allclose(before, after, atol=1e-3 * float(before.abs().max()))
+
+
+def test_only_the_depth_of_a_detector_may_grow(tmp_path: Path):
+    ultralytics = pytest.importorskip("ultralytics")
+
+    narrow, wide = (ultralytics.YOLO(str(model_yaml(ModelSpec("yolo26", width, 0.5), tmp_path)))
+                    for width in (0.125, 0.25))
+    with pytest.raises(ValueError, match="only the depth may grow"):
+        grow_into(narrow.model, wide.model)
+
+
+def test_growing_needs_the_weights_it_grows_from(capsys: pytest.CaptureFixture[str]):
+    assert main(["train", "--grow", "--depth", "1.0", "--hours", "0.1"]) == 2
+    assert "--grow starts the deeper model from --weights" in capsys.readouterr().err
 
 
 def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
