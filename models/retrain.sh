@@ -90,6 +90,7 @@ export GOUJI_REAL_CARDS=${GOUJI_REAL_CARDS:-$(cd .. && pwd)/shared/data/real-car
 export YOLO_OFFLINE=1 PYTHONUNBUFFERED=1
 DET_DEVICE=$([[ $DEVICE == cpu ]] && echo cpu || echo 0)
 read -ra seeds <<< "$SEEDS"
+read -ra det_args <<< "$DET_ARGS"
 
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/retrain.log") 2>&1
@@ -160,7 +161,7 @@ sets=(--seed "${seeds[@]}" --count "$COUNT" --val-seed "$VAL_SEED" --val-count "
 gouji train --one-class --weights "$DET_WEIGHTS" "${sets[@]}" "${real[@]}" \
   --device "$DET_DEVICE" --hours "$hours" --batch "$DET_BATCH" --lr0 "$DET_LR0" \
   --workers "$WORKERS" --name gpu-cards --export-every 0 --export-to "$OUT/gouji-cards.onnx" \
-  $DET_ARGS || failed+=("detector")
+  "${det_args[@]}" || failed+=("detector")
 best=runs/gpu-cards/weights/best.pt
 if [[ ! -f $OUT/gouji-cards.onnx && -f $best ]]; then  # cut short: export its best epoch
   stage "detector export of $best"
