@@ -1,0 +1,66 @@
+"""How the run-time score and an NMS after the model change the held-out figures.
+
+Usage::
+
+    python bench/bench_decoding.py [--model ONNX] [--scores 0.2 0.25 ...] [--nms 0.9 0.8 ...]
+
+The cascade is run once on ``gouji eval``'s held-out set, keeping every box down to the score
+mAP needs; each decoding is then scored from those boxes as ``gouji eval`` scores the model:
+first as the model gives them, at each run-time score (``gouji eval`` uses 0.25), then, for
+each ``--nms`` IoU, through a greedy NMS after the boxes are read, among all boxes and among
+boxes of one rank. An NMS after the model matters for a one-to-one head exported without one
+(``gouji train --export-only PT --end-to-end``); the raw head's NMS is already in the model's
+decoding.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from assistant.commands.vision import EVAL_CONF
+from vision.detections import Detections
+from vision.detector import Detector, nms, read_image
+from vision.evaluate import evaluate, heldout_synthetic_set, load_yolo_folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default=None, help="ONNX detector (default: the shipped one)")
+    parser.add_argument("--data", default=None,
+                        help="YOLO folder with plays/ (default: gouji eval's held-out set)")
+    parser.add_argument("--scores", type=float, nargs="+", default=[0.2, 0.25, 0.3, 0.35, 0.4],
+                        help="run-time scores to judge the plays at")
+    parser.add_argument("--nms", type=float, nargs="*", default=[0.9, 0.8, 0.7, 0.6],
+                        help="IoU thresholds of an NMS after the model (none: leave it out)")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    items = load_yolo_folder(args.data if args.data is not None else heldout_synthetic_set())
+    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
+    found, truths, plays = [], [], []
+    for item in items:
+        image = read_image(item.path)
+        truths.append(item.truth(image.shape))
+        plays.append(item.scene_plays(image.shape))
+        found.append(detector(image))
+
+    decodings: dict[str, list[Detections]] = {"as the model gives them": found}
+    for iou in args.nms:
+        decodings[f"NMS {iou}"] = [boxes[nms(boxes.xyxy, boxes.confidence, iou)]
+                                   for boxes in found]
+        decodings[f"NMS {iou} by rank"] = [
+            boxes[nms(boxes.xyxy, boxes.confidence, iou, class_id=boxes.class_id)]
+            for boxes in found]
+    print(f"{len(items)} scenes, {sum(len(t) for t in truths)} cards; {detector.model_path}")
+    print(f"{'':>24} {'mAP50':>6} {'mAP50-95':>8} "
+          + " ".join(f"{f'plays@{s:g}':>10}" for s in args.scores)
+          + f" {'no card@0.25':>12}")
+    for name, boxes in decodings.items():
+        scored = [evaluate(boxes, truths, conf=score, plays=plays) for score in args.scores]
+        extra = evaluate(boxes, truths, conf=0.25, plays=plays).outcomes["extra"]
+        print(f"{name:>24} {scored[0].map50:6.3f} {scored[0].map50_95:8.3f} "
+              + " ".join(f"{s.play_exact_match or 0:10.1%}" for s in scored)
+              + f" {extra:12d}")
+
+
+if __name__ == "__main__":
+    main()
