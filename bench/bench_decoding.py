@@ -19,8 +19,8 @@ import argparse
 
 from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections
-from vision.detector import Detector, nms, read_image
-from vision.evaluate import evaluate, heldout_synthetic_set, load_yolo_folder
+from vision.detector import Detector, nms
+from vision.evaluate import evaluate_at, heldout_synthetic_set, labelled_scenes, load_yolo_folder
 
 
 def main() -> None:
@@ -37,11 +37,10 @@ def main() -> None:
     items = load_yolo_folder(args.data if args.data is not None else heldout_synthetic_set())
     detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
     found, truths, plays = [], [], []
-    for item in items:
-        image = read_image(item.path)
-        truths.append(item.truth(image.shape))
-        plays.append(item.scene_plays(image.shape))
+    for image, truth, scene_plays in labelled_scenes(items):
         found.append(detector(image))
+        truths.append(truth)
+        plays.append(scene_plays)
 
     decodings: dict[str, list[Detections]] = {"as the model gives them": found}
     for iou in args.nms:
@@ -55,7 +54,7 @@ def main() -> None:
     print(f"{'':>24} {'mAP50':>6} {'mAP50-95':>8} "
           + " ".join(f"{f'@{s:g}':>14}" for s in args.scores))
     for name, boxes in decodings.items():
-        scored = [evaluate(boxes, truths, conf=score, plays=plays) for score in args.scores]
+        scored = evaluate_at(boxes, truths, args.scores, plays=plays)
         print(f"{name:>24} {scored[0].map50:6.3f} {scored[0].map50_95:8.3f} "
               + " ".join(f"{s.play_exact_match or 0:7.1%} ({s.outcomes['extra']:4d})"
                          for s in scored))

@@ -19,8 +19,8 @@ import numpy as np
 
 from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections, box_iou
-from vision.detector import Detector, decode, read_image
-from vision.evaluate import evaluate, heldout_synthetic_set, load_yolo_folder
+from vision.detector import Detector, decode
+from vision.evaluate import evaluate, heldout_synthetic_set, labelled_scenes, load_yolo_folder
 
 
 def main() -> None:
@@ -34,9 +34,7 @@ def main() -> None:
     readings: dict[str, list[Detections]] = {"classifier": [], "true ranks": [],
                                              "true ranks, read surely": []}
     truths, plays = [], []
-    for item in items:
-        image = read_image(item.path)
-        truth = item.truth(image.shape)
+    for image, truth, scene_plays in labelled_scenes(items):
         blob, transform = detector.preprocess(image)   # the detector stage alone
         boxes = decode(detector.infer(blob), transform, conf=EVAL_CONF, iou=detector.iou)
         ranks, chances = detector.classifier.choices(image, boxes.xyxy, count=1)
@@ -55,7 +53,7 @@ def main() -> None:
                                              confidence=confidence[sure].astype(np.float32),
                                              class_id=class_id[sure].astype(np.int_)))
         truths.append(truth)
-        plays.append(item.scene_plays(image.shape))
+        plays.append(scene_plays)
     print(f"{len(items)} scenes; boxes of the shipped detector read by")
     print(f"{'':>24} {'mAP50':>6} {'mAP50-95':>8} {'per play':>8} {'per image':>9}")
     for name, predictions in readings.items():

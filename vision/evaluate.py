@@ -39,7 +39,7 @@ import hashlib
 import itertools
 import os
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -67,8 +67,10 @@ __all__ = [
     "cards_taken",
     "class_map_from_names",
     "evaluate",
+    "evaluate_at",
     "evaluate_images",
     "heldout_synthetic_set",
+    "labelled_scenes",
     "load_yolo_folder",
     "read_labels",
     "targets_line",
@@ -423,6 +425,14 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         plays: per image, its plays and hidden cards, or ``None`` for an image that does not
             say; images that do are judged play by play too.
     """
+    return evaluate_at(predictions, truths, [conf], num_classes=num_classes, plays=plays)[0]
+
+
+def evaluate_at(predictions: Sequence[Detections], truths: Sequence[Detections],
+                confs: Sequence[float], *, num_classes: int = len(CLASS_NAMES),
+                plays: Sequence[ScenePlays | None] | None = None) -> list[Evaluation]:
+    """:func:`evaluate` at each run-time score of ``confs``, in that order; AP, which does
+    not depend on the run-time score, is computed once."""
     if len(predictions) != len(truths):
         raise ValueError(f"{len(predictions)} predictions for {len(truths)} labelled images")
     plays = plays if plays is not None else [None] * len(truths)
@@ -439,6 +449,20 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
         ap[cid] = [average_precision(scores, hits[:, t], num_truth)
                    for t in range(len(IOU_THRESHOLDS))]
     present = ~np.isnan(ap[:, 0])
+    precision = Evaluation(
+        map50=float(ap[present, 0].mean()) if present.any() else 0.0,
+        map50_95=float(ap[present].mean()) if present.any() else 0.0,
+        ap50={CLASS_NAMES[c]: float(ap[c, 0]) for c in np.flatnonzero(present)},
+        ap50_95={CLASS_NAMES[c]: float(ap[c].mean()) for c in np.flatnonzero(present)},
+        exact_match=0.0, images=len(truths), cards=sum(len(t) for t in truths))
+    return [_at_score(precision, predictions, truths, plays, conf) for conf in confs]
+
+
+def _at_score(precision: Evaluation, predictions: Sequence[Detections],
+              truths: Sequence[Detections], plays: Sequence[ScenePlays | None], conf: float
+              ) -> Evaluation:
+    """``precision`` (the AP figures) completed with the figures at the run-time score
+    ``conf``."""
     confident = [p[p.confidence >= conf] for p in predictions]
     taken = [cards_taken(p, t) for p, t in zip(confident, truths)]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
@@ -448,15 +472,9 @@ def evaluate(predictions: Sequence[Detections], truths: Sequence[Detections], *,
     outcomes: collections.Counter[str] = collections.Counter()
     for p, found, t, took in zip(predictions, confident, truths, taken):
         outcomes.update(_card_outcomes(found, took, p[p.confidence < conf], t))
-    cards = sum(len(t) for t in truths)
-    return Evaluation(
-        map50=float(ap[present, 0].mean()) if present.any() else 0.0,
-        map50_95=float(ap[present].mean()) if present.any() else 0.0,
-        ap50={CLASS_NAMES[c]: float(ap[c, 0]) for c in np.flatnonzero(present)},
-        ap50_95={CLASS_NAMES[c]: float(ap[c].mean()) for c in np.flatnonzero(present)},
+    return replace(
+        precision,
         exact_match=float(np.mean(exact)) if exact else 0.0,
-        images=len(truths),
-        cards=cards,
         outcomes={key: outcomes[key] for key in _OUTCOME_KEYS},
         plays=len(play_right),
         play_exact_match=float(np.mean(play_right)) if play_right else None,
@@ -644,19 +662,26 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
     -> class ids, scores), each image's truth boxes are read with it too
     (:attr:`Evaluation.classifier`, :func:`read_labels`).
     """
-    from vision.detector import read_image
-
     predictions, truths, plays, read = [], [], [], []
-    for item in items:
-        image = read_image(item.path)
-        truth = item.truth(image.shape)
+    for image, truth, scene_plays in labelled_scenes(items):
         predictions.append(detect(image))
         truths.append(truth)
-        plays.append(item.scene_plays(image.shape))
+        plays.append(scene_plays)
         if classify is not None:
             read.append(classify(image, truth.xyxy)[0] if len(truth) else np.zeros(0, np.int_))
     found = evaluate(predictions, truths, conf=conf, plays=plays)
     return found if classify is None else replace(found, classifier=read_labels(truths, read))
+
+
+def labelled_scenes(items: Iterable[LabelledImage]
+                  ) -> Iterator[tuple[NDArray[np.uint8], Detections, ScenePlays | None]]:
+    """Each labelled image read: the image, its truth boxes in pixels and, where its set says
+    them, its plays and hidden cards (:meth:`LabelledImage.scene_plays`)."""
+    from vision.detector import read_image
+
+    for item in items:
+        image = read_image(item.path)
+        yield image, item.truth(image.shape), item.scene_plays(image.shape)
 
 
 def heldout_synthetic_set(root: str | os.PathLike[str] | None = None, *, seed: int = HELDOUT_SEED,

@@ -16,6 +16,7 @@ from vision.evaluate import (
     box_iou,
     class_map_from_names,
     evaluate,
+    evaluate_at,
     evaluate_images,
     heldout_synthetic_set,
     load_yolo_folder,
@@ -229,6 +230,16 @@ def test_exact_match_ignores_boxes_under_the_runtime_threshold():
     result = evaluate([found], [TRUTH])
     assert result.exact_match == 1.0
     assert evaluate([found], [TRUTH], conf=0.05).exact_match == 0.0
+
+
+def test_several_runtime_scores_at_once_agree_with_one_at_a_time():
+    found = cards((0, 0, 10, 10, "T", 0.9), (20, 0, 30, 10, "T", 0.3), (40, 0, 50, 10, "5", 0.9),
+                  (60, 0, 70, 10, "5", 0.1))
+    scores = [0.05, 0.25, 0.5]
+    together = evaluate_at([found], [TRUTH], scores)
+    assert together == [evaluate([found], [TRUTH], conf=score) for score in scores]
+    assert [e.exact_match for e in together] == [0.0, 1.0, 0.0]   # the faint five, then a ten lost
+    assert len({(e.map50, e.map50_95) for e in together}) == 1   # AP knows no run-time score
 
 
 @pytest.mark.parametrize(
