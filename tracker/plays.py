@@ -102,15 +102,23 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
-from rules import format_cards, parse_cards
 from tracker.gather import GatherRule
+from tracker.readings import (
+    PlayReader,
+    Reading,
+    described,
+    format_play,
+    not_found_twice,
+    read_as,
+    taking_in_cost,
+)
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
 __all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook",
-           "PlaySegmenter", "Prior", "format_play", "match_boxes"]
+           "PlaySegmenter", "Prior", "match_boxes"]
 
 Event = dict[str, Any]
 
@@ -143,22 +151,7 @@ MAX_REVISIONS = 32
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
 
 
-_SET_ASIDE_WEIGHT = 2.5
-"""How much a set-aside card's score weighs against the change: a card read at 0.35 is more
-often a card than a faint one at 0.16 beside a play the rules want completed (41 rendered
-games: set aside at 0.35–0.47 wrong twice against taking such a faint card in; at 1.0 those two
-were chosen, at 2.5 neither, and no other game's figures changed)."""
 
-_TWO = CLASS_NAMES.index("2")
-"""Class ids below it are the natural ranks, 3 to A (a play holds one, and twos and jokers)."""
-
-_FOUND_TWICE_WEIGHT = 0.5
-"""What more a card's second box from its own corner (``data["found_twice"]``) costs to take
-in: most often it is that card again, though now and then it stands for a card the detector
-missed beside it (a wide box over two cards of a rank read as one). 70 rendered rounds: two
-refused answers (BJ 77 to 666 read 6666, TT to 88 read TTT) had a second box taken into a
-play, BJ BJ 77 and 888, rather than their unsure card set aside; at 0.5 and at 1.0 both were
-set aside instead, and no other play changed (20 games of two rounds: the same totals)."""
 
 
 class Prior(Protocol):
@@ -209,15 +202,6 @@ class Prior(Protocol):
     def after(self, events: Sequence[Event]) -> Prior:
         """The prior once ``events``, just made and not yet applied by the caller, are
         (itself when it cannot tell): the next play of a picture is judged after them."""
-
-
-def format_play(class_ids: Sequence[int] | NDArray[np.int_]) -> str:
-    """A play's classes in the rules' canonical notation.
-
-    >>> format_play([2, 14, 2, 12])
-    'BJ 255'
-    """
-    return format_cards(parse_cards(CLASS_NAMES[int(c)] for c in class_ids))
 
 
 def match_boxes(current: Detections, reference: Detections, *, iou: float,
@@ -392,7 +376,6 @@ class PlaySegmenter:
         self.review_conf = review_conf
         self.repair_conf = repair_conf
         self.mend_conf = mend_conf
-        self.second_choice_conf = second_choice_conf
         self.prior = prior
         self.gather = gather or GatherRule()
         self.still_iou = still_iou
@@ -400,9 +383,10 @@ class PlaySegmenter:
         self.memory_cover = memory_cover
         self.reread_iou = reread_iou
         self.group_gap = group_gap
-        self.max_set_aside = max_set_aside
-        self.max_take_in = max_take_in
-        self.second_choice = second_choice
+        self._reader = PlayReader(memory_iou=memory_iou, faint_conf=faint_conf,
+                                  second_choice_conf=second_choice_conf,
+                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
+                                  second_choice=second_choice)
         self.max_revisions = max_revisions
         self.round_gap = round_gap
         self.reset()
@@ -533,7 +517,7 @@ class PlaySegmenter:
 
         A filmed round ends with its last play. When the rules still hold some seat to cards
         it never laid, and one play of the round read with one or two cards changed (see
-        :meth:`_readings` and :meth:`_two_changes`), gaining the seat exactly those cards,
+        :meth:`PlayReader.readings` and :meth:`_two_changes`), gaining the seat exactly those cards,
         makes every play one the rules take and the round over, that play is corrected (held
         for review); failing that, two plays of two seats so (:meth:`_cheapest_pair`). A play
         read a card short with the missing card faint beside it often shows only here: a lead
@@ -580,8 +564,8 @@ class PlaySegmenter:
         self._feed_deal(events)
         return events
 
-    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[_Reading, int, _TrickPlay]]
-                       ) -> list[tuple[_TrickPlay, _Reading]]:
+    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, _TrickPlay]]
+                       ) -> list[tuple[_TrickPlay, Reading]]:
         """Two of ``candidates``, plays of two seats, after which the rules take every play of
         the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
         readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
@@ -589,7 +573,7 @@ class PlaySegmenter:
         (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
         pairs that do not end the round, and a replay of the round takes well under a
         millisecond."""
-        by_seat: dict[int, list[tuple[_Reading, int, _TrickPlay]]] = {}
+        by_seat: dict[int, list[tuple[Reading, int, _TrickPlay]]] = {}
         for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
             by_seat.setdefault(candidate[2].seat, []).append(candidate)
         cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
@@ -716,19 +700,19 @@ class PlaySegmenter:
         return since_last if since_last < self.round_gap else None
 
     def _round_not_over(self, prior: Prior, seat: int, cards: str
-                        ) -> tuple[_TrickPlay, _Reading] | None:
+                        ) -> tuple[_TrickPlay, Reading] | None:
         """The reading of a play of the round the rules saw end with the last play after which
         they take every play of it and ``cards`` from ``seat`` in it (``None``: none does).
 
         The table deals no new round seconds after the last play: that play is of the round
         the rules saw over, so one of its plays was read with a card too many (a seat went out
-        early). Its cheapest reading, one card changed (see :meth:`_readings`), that does so is
-        the one to correct."""
+        early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
+        does so is the one to correct."""
         return self._cheapest_taken(prior, self._tricks, _Replay(self._tricks),
                                     self._round_readings(), (seat, cards), than=np.inf)
 
     def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
-                        two_changes: bool = False) -> list[tuple[_Reading, int, _TrickPlay]]:
+                        two_changes: bool = False) -> list[tuple[Reading, int, _TrickPlay]]:
         """The other readings, one card changed (and two, :meth:`_two_changes`, with
         ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
         (none when the round's tricks have no checkpoints)."""
@@ -864,13 +848,13 @@ class PlaySegmenter:
             self._tricks = []   # a new deal: the plays before say nothing of this round's
         if prior is not None and not unended and (not self._tricks or prior.leads(seat)):
             self._tricks.append(_Trick(prior.checkpoint()))
-        read, reading = cards, _Reading(cards)
+        read, reading = cards, Reading(cards)
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
-        revision: list[tuple[_TrickPlay, _Reading]] = []
+        revision: list[tuple[_TrickPlay, Reading]] = []
         pair: _MendedPair | None = None
         if prior is not None and objection:
-            repair = next((r for r in self._readings(cards, nearby, below=self.repair_conf)
+            repair = next((r for r in self._reader.readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             if (repair is not None and closer is not None and len(repair.taken)
                     and self._seen_closer(closer, current, seat, repair.taken)):
@@ -911,16 +895,16 @@ class PlaySegmenter:
             counted = Detections.empty()
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
-            reading = _Reading(cards, taken=counted)
+            reading = Reading(cards, taken=counted)
             nearby = self._not_taken(nearby, counted)
         reasons = []
         if together:
             reasons.append("several plays landed at once")
-        doubtful = Detections.empty() if len(counted) else _not_found_twice(alike)
+        doubtful = Detections.empty() if len(counted) else not_found_twice(alike)
         if len(counted):
             reasons.append(_counted_closer_change(counted))
         elif len(doubtful):
-            reasons.append(f"faint {_described(doubtful)} beside it")
+            reasons.append(f"faint {described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
             reasons.append(f"answers seat {answered.seat}'s {len(cards)} cards, a count in doubt")
         if unended:
@@ -974,7 +958,7 @@ class PlaySegmenter:
 
     def _counted_for_rules(self, prior: Prior, seat: int, cards: Detections,
                            nearby: Detections, current: Detections, closer: CloserLook
-                           ) -> _Reading | None:
+                           ) -> Reading | None:
         """``cards`` with the cards of their ranks that the closer views of their zone count
         (:meth:`_counted_closer`, faint ones of ``nearby`` first), if the rules take the play
         so: a tight fan the detector saw short of strips, where no faint card was left to take
@@ -990,8 +974,8 @@ class PlaySegmenter:
         with_them = Detections.merge([cards, counted])
         if prior.objection(seat, format_play(with_them.class_id)) is not None:
             return None
-        return _Reading(with_them, taken=counted, change=_counted_closer_change(counted),
-                        cost=_taking_in_cost(counted))
+        return Reading(with_them, taken=counted, change=_counted_closer_change(counted),
+                       cost=taking_in_cost(counted))
 
     def _seen_closer(self, closer: CloserLook, current: Detections, seat: int,
                      taken: Detections) -> bool:
@@ -1074,17 +1058,17 @@ class PlaySegmenter:
         """The plays of the current trick and the one before, in order."""
         return [play for trick in self._tricks[-2:] for play in trick.plays]
 
-    def _alternatives(self, play: _TrickPlay) -> list[_Reading]:
+    def _alternatives(self, play: _TrickPlay) -> list[Reading]:
         """``play``'s other readings with one card changed (read and faint cards never change:
         worked out once)."""
         if play.alternatives is None:
             # A faint reading found on a card does not rewrite an earlier play: on the rendered
             # games (seeds 101-170) it mended two right earlier plays and no wrong one.
-            play.alternatives = list(self._readings(play.read, play.faint, below=self.mend_conf,
-                                                    most=1, found_on=False))
+            play.alternatives = list(self._reader.readings(
+                play.read, play.faint, below=self.mend_conf, most=1, found_on=False))
         return play.alternatives
 
-    def _two_changes(self, play: _TrickPlay) -> list[_Reading]:
+    def _two_changes(self, play: _TrickPlay) -> list[Reading]:
         """``play``'s other readings with two cards changed: each of :meth:`_alternatives`
         with one card more changed, the cheapest way to each play (worked out once).
 
@@ -1092,15 +1076,15 @@ class PlaySegmenter:
         (4444444 read 44444 and an A): its answer's count tells, and only with both mended
         does the lead take that answer."""
         if play.two_changes is None:
-            cheapest: dict[str, _Reading] = {}
+            cheapest: dict[str, Reading] = {}
             for first in self._alternatives(play):
                 left = self._not_taken(play.faint, first.taken)
-                for then in self._readings(first.cards, left, below=self.mend_conf, most=1,
-                                           found_on=False):
+                for then in self._reader.readings(first.cards, left, below=self.mend_conf,
+                                                  most=1, found_on=False):
                     key = format_play(then.cards.class_id)
                     cost = first.cost + then.cost
                     if key not in cheapest or cost < cheapest[key].cost:
-                        cheapest[key] = _Reading(
+                        cheapest[key] = Reading(
                             then.cards, taken=Detections.merge([first.taken, then.taken]),
                             change=f"{first.change}; {then.change}", cost=cost)
             play.two_changes = list(cheapest.values())
@@ -1112,95 +1096,8 @@ class PlaySegmenter:
         event["seq"] = self._made
         return event
 
-    def _readings(self, cards: Detections, nearby: Detections, *, below: float,
-                  most: int = SEAT_COUNT, found_on: bool = True) -> Iterator[_Reading]:
-        """Other ways of reading a play's cards, in the order they are tried: the fewest,
-        least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
-        with it taken in; with ``found_on``, one card read below ``below`` read as a faint card
-        of another rank lying on it (:meth:`_found_on`); one such card read as the rank the
-        classifier found next likeliest (``data["runner_up"]``, scored at least
-        ``second_choice_conf``), surest such reading first; one faint card taken in as its
-        second choice (a fan's strip misread, scored at least ``faint_conf``); a play of mixed
-        ranks read all as the rank of its surest card (:func:`_of_one_rank`); at most ``most``
-        cards changed. The rules never add or change a card beyond these."""
-        unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
-                  if cards.confidence[i] < below]
-        for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
-            for aside in itertools.combinations(unsure, count):
-                kept = np.setdiff1d(np.arange(len(cards)), aside)
-                gone = cards[np.array(aside)]
-                yield _Reading(cards[kept], change=f"set aside unsure {_described(gone)}",
-                               cost=count + _SET_ASIDE_WEIGHT * float(gone.confidence.mean()))
-        for count in range(1, min(self.max_take_in, most, len(nearby)) + 1):
-            for chosen in itertools.combinations(range(len(nearby)), count):
-                taken = nearby[np.array(chosen)]
-                yield _Reading(Detections.merge([cards, taken]), taken=taken,
-                               change=f"took in faint {_described(taken)}",
-                               cost=_taking_in_cost(taken))
-        for i, j in self._found_on(cards, nearby, below=below) if found_on else ():
-            card, other = cards[np.array([i])], nearby[np.array([j])]
-            yield _Reading(Detections.merge([cards[np.arange(len(cards)) != i], other]),
-                           taken=other, change=(f"read unsure {_described(card)} as faint "
-                                                f"{_described(other)} found on it"),
-                           cost=1 + max(0.0, float(card.confidence[0] - other.confidence[0])))
-        if self.second_choice:
-            yield from self._second_choice_readings(cards, nearby, below=below, most=most)
-        one_rank = _of_one_rank(cards, most=most)
-        if one_rank is not None:
-            yield one_rank
-
-    def _second_choice_readings(self, cards: Detections, nearby: Detections, *, below: float,
-                                most: int) -> Iterator[_Reading]:
-        """One card read below ``below`` read as its second choice, then (with ``most`` and
-        ``max_take_in`` at least 1) one faint card taken in as its second choice (see
-        :meth:`_readings`)."""
-        for i in self._second_choices(cards, below=below, scored=self.second_choice_conf):
-            yield _Reading(_read_as(cards, [i], int(cards.data["runner_up"][i])),
-                           change=(f"read unsure {_described(cards[i])} as "
-                                   f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
-                                   f"(conf {cards.data['runner_up_confidence'][i]:.3f})"),
-                           cost=1 + float(cards.confidence[i]
-                                          - cards.data["runner_up_confidence"][i]))
-        if most < 1 or self.max_take_in < 1:
-            return
-        for i in self._second_choices(nearby, scored=self.faint_conf):
-            taken = _read_as(nearby, [i], int(nearby.data["runner_up"][i]))[i]
-            # Two changes: taking the faint card in (1 + 1 - its score as taken) and reading
-            # it as its second choice (1 + how much surer the first choice was).
-            yield _Reading(Detections.merge([cards, taken]), taken=taken,
-                           change=(f"took in faint {_described(nearby[i])} as "
-                                   f"{CLASS_NAMES[int(taken.class_id[0])]} "
-                                   f"(conf {taken.confidence[0]:.3f})"),
-                           cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
-
-    def _found_on(self, cards: Detections, nearby: Detections, *, below: float
-                  ) -> list[tuple[int, int]]:
-        """Pairs ``(i, j)``: card ``i``, read below ``below``, and box ``j`` of ``nearby`` (a
-        faint card, or a closer view's box) of another rank lying on it (IoU at least
-        ``memory_iou``): one card read two ways, most often by two views of a zone. Surest
-        ``j`` first."""
-        if not len(cards) or not len(nearby):
-            return []
-        on = ((box_iou(cards.xyxy, nearby.xyxy) >= self.memory_iou)
-              & (cards.class_id[:, None] != nearby.class_id[None, :])
-              & (cards.confidence < below)[:, None])
-        pairs = [(int(i), int(j)) for i, j in np.argwhere(on)]
-        return sorted(pairs, key=lambda pair: -float(nearby.confidence[pair[1]]))
-
-    def _second_choices(self, cards: Detections, *, scored: float, below: float = np.inf
-                        ) -> list[int]:
-        """The cards read below ``below`` whose second choice (``data["runner_up"]``) is a
-        rank (a card back is none) scored at least ``scored``, surest second choice first."""
-        runner_up_confidence = cards.data.get("runner_up_confidence")
-        runner_up = cards.data.get("runner_up")
-        if runner_up_confidence is None or runner_up is None:
-            return []
-        return [int(i) for i in np.argsort(-runner_up_confidence, kind="stable")
-                if cards.confidence[i] < below and runner_up_confidence[i] >= scored
-                and runner_up[i] != BACK_CLASS_ID]
-
     def _revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
-                  than: float) -> list[tuple[_TrickPlay, _Reading]]:
+                  than: float) -> list[tuple[_TrickPlay, Reading]]:
         """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
         after which the rules take every recent play and ``cards`` from ``seat`` as read, if
         it costs less than ``than``: each recent play with its reading then (none if there is
@@ -1227,8 +1124,8 @@ class PlaySegmenter:
         return self._recent_revised(prior, seat, cards, candidates, than=than)
 
     def _recent_revised(self, prior: Prior, seat: int, cards: str,
-                        candidates: list[tuple[_Reading, int, _TrickPlay]], *, than: float
-                        ) -> list[tuple[_TrickPlay, _Reading]]:
+                        candidates: list[tuple[Reading, int, _TrickPlay]], *, than: float
+                        ) -> list[tuple[_TrickPlay, Reading]]:
         """Of the candidate readings of recent plays, costing less than ``than``, the
         cheapest after which the rules take every recent play (the others as read) and
         ``cards`` from ``seat``: each recent play with its reading then (none if there is no
@@ -1238,11 +1135,11 @@ class PlaySegmenter:
                                      (seat, cards), than=than)
         if found is None:
             return []
-        return [(play, found[1] if play is found[0] else _Reading(play.read))
+        return [(play, found[1] if play is found[0] else Reading(play.read))
                 for play in self._recent]
 
     def _answered_read_closer(self, prior: Prior, seat: int, cards: str, closer: CloserLook
-                              ) -> list[tuple[_TrickPlay, _Reading]]:
+                              ) -> list[tuple[_TrickPlay, Reading]]:
         """The play that ``cards`` from ``seat`` answers (the trick's last), read again from
         closer views of its zone, each view in turn (:meth:`_read_closer`): the first view's
         cheapest reading after which the rules take every recent play and the new one (see
@@ -1284,7 +1181,7 @@ class PlaySegmenter:
         tricks = self._tricks[-2:]
         replay = _Replay(tricks)
         best: _MendedPair | None = None
-        own = sorted(self._readings(cards, nearby, below=self.repair_conf),
+        own = sorted(self._reader.readings(cards, nearby, below=self.repair_conf),
                      key=lambda r: r.cost)[:self.max_revisions]
         for reading in own:
             than = best.cost if best else np.inf
@@ -1297,23 +1194,23 @@ class PlaySegmenter:
                 best = _MendedPair(answered, found[1], reading)
         return best
 
-    def _read_closer(self, play: _TrickPlay, view: Detections) -> list[_Reading]:
+    def _read_closer(self, play: _TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
-        counts, lying on the card (:meth:`_found_on`), scored as the view scored it."""
+        counts, lying on the card (:meth:`PlayReader.found_on`), scored as the view scored it."""
         cards = play.read
         seen = view[self.counts(view) & (view.class_id != BACK_CLASS_ID)]
         readings = []
-        for i, j in self._found_on(cards, seen, below=np.inf):
+        for i, j in self._reader.found_on(cards, seen, below=np.inf):
             rank, score = int(seen.class_id[j]), float(seen.confidence[j])
-            readings.append(_Reading(
-                _read_as(cards, [i], rank, score=score),
-                change=(f"read {_described(cards[np.array([i])])} as {CLASS_NAMES[rank]} "
+            readings.append(Reading(
+                read_as(cards, [i], rank, score=score),
+                change=(f"read {described(cards[np.array([i])])} as {CLASS_NAMES[rank]} "
                         f"(conf {score:.3f}), as its zone read closer does"),
                 cost=1 + float(cards.confidence[i]) - score))
         return readings
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
-                          than: float) -> list[tuple[_TrickPlay, _Reading]]:
+                          than: float) -> list[tuple[_TrickPlay, Reading]]:
         """The cheapest other reading of one play of an earlier trick of the round, with one
         card fewer of a rank the new play holds (or one card fewer in all, when ``seat`` made
         it and has fewer cards left than the new play holds), after which the rules take every
@@ -1345,9 +1242,9 @@ class PlaySegmenter:
         return [found] if found is not None else []
 
     def _cheapest_taken(self, prior: Prior, tricks: Sequence[_Trick], replay: _Replay,
-                        candidates: list[tuple[_Reading, int, _TrickPlay]],
+                        candidates: list[tuple[Reading, int, _TrickPlay]],
                         new: tuple[int, str], *, than: float
-                        ) -> tuple[_TrickPlay, _Reading] | None:
+                        ) -> tuple[_TrickPlay, Reading] | None:
         """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
         cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
         checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
@@ -1356,9 +1253,9 @@ class PlaySegmenter:
                               items: prior.objection_from(checkpoint, [*items, new]) is None)
 
     def _cheapest(self, tricks: Sequence[_Trick], replay: _Replay,
-                  candidates: list[tuple[_Reading, int, _TrickPlay]], *, than: float,
+                  candidates: list[tuple[Reading, int, _TrickPlay]], *, than: float,
                   good: Callable[[Any, list[tuple[int, str] | None]], bool]
-                  ) -> tuple[_TrickPlay, _Reading] | None:
+                  ) -> tuple[_TrickPlay, Reading] | None:
         """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
         :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
         the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
@@ -1370,7 +1267,7 @@ class PlaySegmenter:
                 return play, reading
         return None
 
-    def _revise(self, changes: list[tuple[_TrickPlay, _Reading]], *, after: str
+    def _revise(self, changes: list[tuple[_TrickPlay, Reading]], *, after: str
                 ) -> tuple[list[Event], Detections]:
         """Corrections (``fixes``) putting each earlier play in its new reading, and the faint
         cards they take in; what changes is held for review."""
@@ -1481,28 +1378,13 @@ class PlaySegmenter:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reading:
-    """One way of reading a play's cards."""
-
-    cards: Detections
-    taken: Detections = field(default_factory=Detections.empty)
-    """Faint cards taken into it."""
-    change: str = ""
-    """What differs from the cards as read, for people (empty: read as seen)."""
-    cost: float = 0.0
-    """Cards changed, plus how sure the evidence against the change was."""
-    late: bool = False
-    """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
-
-
-@dataclass(frozen=True, slots=True)
 class _MendedPair:
     """A refused play taken with the play it answers read otherwise
     (:meth:`PlaySegmenter._mended_with_answered`)."""
 
     answered: _TrickPlay
-    answered_reading: _Reading
-    reading: _Reading
+    answered_reading: Reading
+    reading: Reading
     """The refused play's own reading."""
 
     @property
@@ -1542,15 +1424,15 @@ class _TrickPlay:
     """Its cards as read."""
     faint: Detections
     """The faint cards lying with it then, surest first."""
-    reading: _Reading
+    reading: Reading
     """How it stands reported now."""
     count_in_doubt: bool = False
     """Whether a faint card of its ranks lay beside it, not taken in."""
     held: bool = False
     """Whether it is held for review as it stands reported."""
-    alternatives: list[_Reading] | None = None
+    alternatives: list[Reading] | None = None
     """Its other readings with one card changed, once a correction was weighed."""
-    two_changes: list[_Reading] | None = None
+    two_changes: list[Reading] | None = None
     """Its other readings with two cards changed, once an answer to it was refused."""
 
 
@@ -1559,77 +1441,11 @@ def _round_open(prior: Prior | None) -> TypeGuard[Prior]:
     return prior is not None and prior.cards_left(0) is not None
 
 
-def _not_found_twice(faint: Detections) -> Detections:
-    """``faint`` less the second boxes of cards found twice from their own corner
-    (``data["found_twice"]``): beside a play they cast no doubt on its count. On 70 rendered
-    rounds, 352 of the 1076 held plays were held for them alone, and every one was right.
-    The zone is still read closer for them, and a card every view counts is taken in (a fan's
-    strip missed, its neighbour found twice)."""
-    return faint[~_found_twice(faint)]
-
-
-def _found_twice(cards: Detections) -> NDArray[np.bool_]:
-    """Which of ``cards`` are a card's second box (``data["found_twice"]``; none unmarked)."""
-    twice = cards.data.get("found_twice")
-    return np.zeros(len(cards), bool) if twice is None else np.asarray(twice, bool)
-
-
-def _taking_in_cost(cards: Detections) -> float:
-    """What taking ``cards`` into a play costs: one per card, more the less sure they are
-    cards at all, and :data:`_FOUND_TWICE_WEIGHT` more for each that is a card's second box
-    (``data["found_twice"]``)."""
-    return (len(cards) + 1 - float(cards.confidence.mean())
-            + _FOUND_TWICE_WEIGHT * int(np.count_nonzero(_found_twice(cards))))
-
-
-def _laid_late(play: _TrickPlay, cards: Detections) -> _Reading:
+def _laid_late(play: _TrickPlay, cards: Detections) -> Reading:
     """``play`` as reported with ``cards``, seen only after it was committed."""
-    return _Reading(Detections.merge([play.reading.cards, cards]), taken=cards, late=True,
-                    change=f"took in {_described(cards)}, laid late",
-                    cost=_taking_in_cost(cards))
-
-
-def _read_as(cards: Detections, which: Sequence[int] | NDArray[np.int_], rank: int, *,
-             score: float | None = None) -> Detections:
-    """``cards`` with the cards ``which`` read as ``rank``, scored ``score`` (by default as
-    the classifier scored it: their second choice, ``data["runner_up"]``, or else 0); their
-    first reading becomes their second, where the cards carry second choices."""
-    class_id, confidence = cards.class_id.copy(), cards.confidence.copy()
-    runner_up, runner_up_confidence = (cards.data.get("runner_up"),
-                                       cards.data.get("runner_up_confidence"))
-    if runner_up is None or runner_up_confidence is None:
-        class_id[which] = rank
-        confidence[which] = 0.0 if score is None else score
-        return replace(cards, confidence=confidence, class_id=class_id)
-    second, second_confidence = runner_up.copy(), runner_up_confidence.copy()
-    for i in which:
-        scored = (score if score is not None
-                  else second_confidence[i] if second[i] == rank else 0.0)
-        second[i], second_confidence[i] = class_id[i], confidence[i]
-        class_id[i], confidence[i] = rank, scored
-    return replace(cards, confidence=confidence, class_id=class_id).with_data(
-        runner_up=second, runner_up_confidence=second_confidence)
-
-
-def _of_one_rank(cards: Detections, *, most: int) -> _Reading | None:
-    """A play of mixed natural ranks (3 to A) read all as the rank of its surest natural
-    card, when at most ``most`` cards change (else ``None``).
-
-    A play is of one natural rank. Laid as a tight fan, its top card shows whole and is
-    read surely, the others only as strips, which some deck styles make look alike (a 6's
-    strip read as an 8, even at 0.64). Tried last: the rules refuse the play as read, and
-    no card set aside or read as its second choice made one they take."""
-    natural = np.flatnonzero(cards.class_id < _TWO)
-    if not len(natural):
-        return None
-    rank = int(cards.class_id[natural[np.argmax(cards.confidence[natural])]])
-    others = natural[cards.class_id[natural] != rank]
-    if not 0 < len(others) <= most:
-        return None
-    read = _read_as(cards, others, rank)
-    return _Reading(read, change=(f"read {_described(cards[others])} as {CLASS_NAMES[rank]}, the "
-                                  f"rank of its surest card"),
-                    cost=float(np.sum(1 + cards.confidence[others] - read.confidence[others])))
+    return Reading(Detections.merge([play.reading.cards, cards]), taken=cards, late=True,
+                   change=f"took in {described(cards)}, laid late",
+                   cost=taking_in_cost(cards))
 
 
 @dataclass(slots=True)
@@ -1661,12 +1477,12 @@ class _Replay:
             if trick.gathered:
                 self.items.append(None)
 
-    def with_reading(self, play: _TrickPlay, reading: _Reading, *, from_trick: int = 0
+    def with_reading(self, play: _TrickPlay, reading: Reading, *, from_trick: int = 0
                      ) -> list[tuple[int, str] | None]:
         """The items from trick ``from_trick`` on, ``play`` in ``reading``."""
         return self.with_readings([(play, reading)], from_trick=from_trick)
 
-    def with_readings(self, changes: Sequence[tuple[_TrickPlay, _Reading]], *,
+    def with_readings(self, changes: Sequence[tuple[_TrickPlay, Reading]], *,
                       from_trick: int = 0) -> list[tuple[int, str] | None]:
         """The items from trick ``from_trick`` on, each play of ``changes`` in its reading."""
         items = self.items[self.starts[from_trick]:]
@@ -1684,10 +1500,6 @@ def _taken_with(corrections: list[Event]) -> str:
 
 def _counted_closer_change(counted: Detections) -> str:
     """What taking in ``counted``, cards the closer views counted, changes, for people."""
-    return f"took in {_described(counted)}, counted when its zone was read closer"
+    return f"took in {described(counted)}, counted when its zone was read closer"
 
 
-def _described(cards: Detections) -> str:
-    """``"K (conf 0.300)"``: cards for a review reason."""
-    return (f"{format_play(cards.class_id)} (conf "
-            f"{', '.join(f'{c:.3f}' for c in cards.confidence)})")
