@@ -250,6 +250,12 @@ def of_one_rank(cards: Detections, *, most: int) -> Reading | None:
 
 
 def described(cards: Detections) -> str:
-    """``"K (conf 0.300)"``: cards for a review reason."""
+    """Cards for a review reason, each confidence in the place of its rank as written.
+
+    >>> described(Detections(xyxy=np.zeros((2, 4), np.float32),
+    ...                      confidence=np.array([0.2, 0.12], np.float32), class_id=np.array([5, 6])))
+    '98 (conf 0.120, 0.200)'
+    """
+    as_written = np.argsort(-cards.class_id, kind="stable")   # format_play's order
     return (f"{format_play(cards.class_id)} (conf "
-            f"{', '.join(f'{c:.3f}' for c in cards.confidence)})")
+            f"{', '.join(f'{c:.3f}' for c in cards.confidence[as_written])})")

@@ -39,8 +39,9 @@ def box_intersection(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
                      ) -> NDArray[np.floating[Any]]:
     """Pairwise intersection areas of two sets of boxes, ``(len(a), len(b))``.
 
-    >>> box_intersection(np.array([[0, 0, 10, 10]]), np.array([[5, 5, 20, 20], [30, 0, 40, 9]]))
-    array([[25,  0]])
+    >>> a, b = np.array([[0, 0, 10, 10]]), np.array([[5, 5, 20, 20], [30, 0, 40, 9]])
+    >>> box_intersection(a, b).tolist()
+    [[25, 0]]
     """
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
@@ -52,8 +53,8 @@ def box_inside(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
                ) -> NDArray[np.floating[Any]]:
     """Share of each box of ``a`` lying inside each box of ``b``, ``(len(a), len(b))``.
 
-    >>> box_inside(np.array([[0, 0, 10, 10]]), np.array([[5, 0, 20, 20], [0, 0, 40, 40]]))
-    array([[0.5, 1. ]])
+    >>> box_inside(np.array([[0, 0, 10, 10]]), np.array([[5, 0, 20, 20], [0, 0, 40, 40]])).tolist()
+    [[0.5, 1.0]]
     """
     share: NDArray[np.floating[Any]] = box_intersection(a, b) / np.maximum(box_area(a),
                                                                            1e-9)[:, None]
@@ -63,8 +64,8 @@ def box_inside(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]
 def box_iou(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
     """IoU of every box in ``a`` ``(n, 4)`` with every box in ``b`` ``(m, 4)``: ``(n, m)``.
 
-    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3)
-    array([[0.333, 0.   ]])
+    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3).tolist()
+    [[0.333, 0.0]]
     """
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     inter = box_intersection(a, b)

@@ -53,7 +53,7 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
     (PlayReader(), ["Q: set aside unsure 8 (conf 0.400)",
                     "Q88: took in faint 8 (conf 0.200)",
                     "Q98: took in faint 9 (conf 0.120)",
-                    "Q988: took in faint 98 (conf 0.200, 0.120)",
+                    "Q988: took in faint 98 (conf 0.120, 0.200)",
                     "Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) found on it",
                     "Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",   # the K at 0.05: sure
                     "Q88: took in faint 9 (conf 0.120) as 8 (conf 0.110)",
@@ -62,9 +62,9 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
     (PlayReader(second_choice=False), ["Q: set aside unsure 8 (conf 0.400)",
                                        "Q88: took in faint 8 (conf 0.200)",
                                        "Q98: took in faint 9 (conf 0.120)",
-                                       "Q988: took in faint 98 (conf 0.200, 0.120)",
-                                       "Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) "
-                                       "found on it",
+                                       "Q988: took in faint 98 (conf 0.120, 0.200)",
+                                       ("Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) "
+                                        "found on it"),
                                        "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
     # nothing set aside or taken in, and so no faint card taken in as its second choice
     (PlayReader(max_set_aside=0, max_take_in=0),
