@@ -37,7 +37,7 @@ def main() -> None:
     assert detector.classifier is not None, "the shipped detector is a cascade"
     readings: dict[str, list[Detections]] = {"classifier": [], "true ranks": [],
                                              "true ranks, read surely": [],
-                                             "classifier, hidden left out": []}
+                                             "hidden cards left out": []}
     truths, plays = [], []
     for image, truth, scene_plays in labelled_scenes(items):
         blob, transform = detector.preprocess(image)   # the detector stage alone
@@ -58,7 +58,7 @@ def main() -> None:
                                              confidence=confidence[sure].astype(np.float32),
                                              class_id=class_id[sure].astype(np.int_)))
         hidden = scene_plays.hidden if scene_plays is not None else Detections.empty()
-        readings["classifier, hidden left out"].append(
+        readings["hidden cards left out"].append(
             _off_hidden(readings["classifier"][-1], truth, hidden))
         truths.append(truth)
         plays.append(scene_plays)
