@@ -383,10 +383,11 @@ class PlaySegmenter:
         self.memory_cover = memory_cover
         self.reread_iou = reread_iou
         self.group_gap = group_gap
-        self._reader = PlayReader(memory_iou=memory_iou, faint_conf=faint_conf,
-                                  second_choice_conf=second_choice_conf,
-                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
-                                  second_choice=second_choice)
+        self.reader = PlayReader(memory_iou=memory_iou, faint_conf=faint_conf,
+                                 second_choice_conf=second_choice_conf,
+                                 max_set_aside=max_set_aside, max_take_in=max_take_in,
+                                 second_choice=second_choice)
+        """The other readings of a play that the rules may weigh, within these settings."""
         self.max_revisions = max_revisions
         self.round_gap = round_gap
         self.reset()
@@ -854,7 +855,7 @@ class PlaySegmenter:
         revision: list[tuple[_TrickPlay, Reading]] = []
         pair: _MendedPair | None = None
         if prior is not None and objection:
-            repair = next((r for r in self._reader.readings(cards, nearby, below=self.repair_conf)
+            repair = next((r for r in self.reader.readings(cards, nearby, below=self.repair_conf)
                            if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
             if (repair is not None and closer is not None and len(repair.taken)
                     and self._seen_closer(closer, current, seat, repair.taken)):
@@ -1064,7 +1065,7 @@ class PlaySegmenter:
         if play.alternatives is None:
             # A faint reading found on a card does not rewrite an earlier play: on the rendered
             # games (seeds 101-170) it mended two right earlier plays and no wrong one.
-            play.alternatives = list(self._reader.readings(
+            play.alternatives = list(self.reader.readings(
                 play.read, play.faint, below=self.mend_conf, most=1, found_on=False))
         return play.alternatives
 
@@ -1079,7 +1080,7 @@ class PlaySegmenter:
             cheapest: dict[str, Reading] = {}
             for first in self._alternatives(play):
                 left = self._not_taken(play.faint, first.taken)
-                for then in self._reader.readings(first.cards, left, below=self.mend_conf,
+                for then in self.reader.readings(first.cards, left, below=self.mend_conf,
                                                   most=1, found_on=False):
                     key = format_play(then.cards.class_id)
                     cost = first.cost + then.cost
@@ -1181,7 +1182,7 @@ class PlaySegmenter:
         tricks = self._tricks[-2:]
         replay = _Replay(tricks)
         best: _MendedPair | None = None
-        own = sorted(self._reader.readings(cards, nearby, below=self.repair_conf),
+        own = sorted(self.reader.readings(cards, nearby, below=self.repair_conf),
                      key=lambda r: r.cost)[:self.max_revisions]
         for reading in own:
             than = best.cost if best else np.inf
@@ -1200,7 +1201,7 @@ class PlaySegmenter:
         cards = play.read
         seen = view[self.counts(view) & (view.class_id != BACK_CLASS_ID)]
         readings = []
-        for i, j in self._reader.found_on(cards, seen, below=np.inf):
+        for i, j in self.reader.found_on(cards, seen, below=np.inf):
             rank, score = int(seen.class_id[j]), float(seen.confidence[j])
             readings.append(Reading(
                 read_as(cards, [i], rank, score=score),

@@ -11,7 +11,8 @@ rank of its surest card. Nothing here invents a card or gives one a rank vision 
 >>> import numpy as np
 >>> fives = Detections(xyxy=np.array([[0, 0, 40, 60], [20, 0, 60, 60]], np.float32),
 ...                    confidence=np.array([0.9, 0.3], np.float32), class_id=np.array([2, 2]))
->>> reader = PlayReader()
+>>> reader = PlayReader(memory_iou=0.5, faint_conf=0.1, second_choice_conf=0.05,
+...                     max_set_aside=2, max_take_in=2, second_choice=True)
 >>> [(format_play(r.cards.class_id), r.change)
 ...  for r in reader.readings(fives, Detections.empty(), below=0.5)]
 [('5', 'set aside unsure 5 (conf 0.300)')]
@@ -77,22 +78,22 @@ class Reading:
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayReader:
-    """The ways a play's cards may be read otherwise, and how far each may go (the settings
-    of :class:`~tracker.plays.PlaySegmenter` of the same names)."""
+    """The ways a play's cards may be read otherwise, and how far each may go: the settings
+    of :class:`~tracker.plays.PlaySegmenter` of the same names, which has their defaults."""
 
-    memory_iou: float = 0.5
+    memory_iou: float
     """IoU from which a faint box lies on a card (:meth:`found_on`)."""
-    faint_conf: float = 0.1
+    faint_conf: float
     """Score from which a faint card's second choice counts."""
-    second_choice_conf: float = 0.05
+    second_choice_conf: float
     """Score from which a card's second choice (``data["runner_up_confidence"]``) counts."""
-    max_set_aside: int = 2
+    max_set_aside: int
     """Most unsure cards set aside from a play (0: never)."""
-    max_take_in: int = 2
+    max_take_in: int
     """Most faint cards taken into a play (0: never)."""
-    second_choice: bool = True
+    second_choice: bool
     """Whether a card may be read as its second choice, or a faint card taken in as its own."""
 
     def readings(self, cards: Detections, nearby: Detections, *, below: float,

@@ -5,10 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.tracker.tracker_builders import cards
+from tests.tracker.tracker_builders import cards, square_layout
+from tracker.plays import PlaySegmenter
 from tracker.readings import PlayReader, described, format_play, of_one_rank, read_as
+from tracker.zones import SeatZones
 from vision.classes import class_id
 from vision.detections import Detections
+
+
+def reader_with(**settings) -> PlayReader:
+    """A :class:`PlayReader` with the segmenter's default settings but ``settings``."""
+    return PlaySegmenter(SeatZones(square_layout()), **settings).reader
 
 
 def with_second_choices(found: Detections, *choices: tuple[str, float]) -> Detections:
@@ -27,7 +34,7 @@ def changes(reader: PlayReader, found: Detections, nearby: Detections, **kwargs)
 def test_unsure_cards_are_set_aside_least_sure_first_then_faint_ones_taken_in():
     found = cards(("5", 500, 500, 0.9), ("5", 514, 500, 0.3), ("5", 528, 500, 0.45))
     faint = cards(("5", 542, 500, 0.15))
-    assert changes(PlayReader(), found, faint, below=0.5) == [
+    assert changes(reader_with(), found, faint, below=0.5) == [
         "55: set aside unsure 5 (conf 0.300)",
         "55: set aside unsure 5 (conf 0.450)",
         "5: set aside unsure 55 (conf 0.300, 0.450)",
@@ -37,9 +44,9 @@ def test_unsure_cards_are_set_aside_least_sure_first_then_faint_ones_taken_in():
 
 def test_a_play_is_never_read_as_nothing_and_sure_cards_are_never_changed():
     found = cards(("K", 500, 500, 0.3))
-    assert changes(PlayReader(), found, Detections.empty(), below=0.5) == []
+    assert changes(reader_with(), found, Detections.empty(), below=0.5) == []
     sure = cards(("K", 500, 500, 0.9), ("K", 514, 500, 0.8))
-    assert changes(PlayReader(), sure, Detections.empty(), below=0.5) == []
+    assert changes(reader_with(), sure, Detections.empty(), below=0.5) == []
 
 
 QUEEN_AND_UNSURE_8 = with_second_choices(cards(("Q", 500, 500, 0.9), ("8", 514, 500, 0.4)),
@@ -50,7 +57,7 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
 
 @pytest.mark.parametrize(("reader", "expected"), [
     # in the order tried: set aside, taken in, read as a faint box on it, second choices, one rank
-    (PlayReader(), ["Q: set aside unsure 8 (conf 0.400)",
+    (reader_with(), ["Q: set aside unsure 8 (conf 0.400)",
                     "Q88: took in faint 8 (conf 0.200)",
                     "Q98: took in faint 9 (conf 0.120)",
                     "Q988: took in faint 98 (conf 0.120, 0.200)",
@@ -59,7 +66,7 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
                     "Q88: took in faint 9 (conf 0.120) as 8 (conf 0.110)",
                     "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
     # no second choices, neither the card's nor the faint card's
-    (PlayReader(second_choice=False), ["Q: set aside unsure 8 (conf 0.400)",
+    (reader_with(second_choice=False), ["Q: set aside unsure 8 (conf 0.400)",
                                        "Q88: took in faint 8 (conf 0.200)",
                                        "Q98: took in faint 9 (conf 0.120)",
                                        "Q988: took in faint 98 (conf 0.120, 0.200)",
@@ -67,7 +74,7 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
                                         "found on it"),
                                        "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
     # nothing set aside or taken in, and so no faint card taken in as its second choice
-    (PlayReader(max_set_aside=0, max_take_in=0),
+    (reader_with(max_set_aside=0, max_take_in=0),
      ["Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) found on it",
       "Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",
       "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
@@ -77,14 +84,14 @@ def test_the_settings_bound_what_may_change(reader, expected):
 
 
 def test_only_cards_read_below_the_bound_change():
-    assert changes(PlayReader(max_take_in=0), QUEEN_AND_UNSURE_8, FAINT_8_AND_9_ON_IT,
+    assert changes(reader_with(max_take_in=0), QUEEN_AND_UNSURE_8, FAINT_8_AND_9_ON_IT,
                    below=0.3) == ["QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]
 
 
 def test_at_most_most_cards_change():
     found = cards(("5", 500, 500, 0.9), ("5", 514, 500, 0.3), ("5", 528, 500, 0.45))
     faint = cards(("5", 542, 500, 0.15), ("5", 556, 500, 0.12))
-    assert changes(PlayReader(), found, faint, below=0.5, most=1) == [
+    assert changes(reader_with(), found, faint, below=0.5, most=1) == [
         "55: set aside unsure 5 (conf 0.300)",
         "55: set aside unsure 5 (conf 0.450)",
         "5555: took in faint 5 (conf 0.150)",
