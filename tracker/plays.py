@@ -151,9 +151,6 @@ MAX_REVISIONS = 32
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
 
 
-
-
-
 class Prior(Protocol):
     """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
 
