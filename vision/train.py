@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "REAL_CLASSES",
     "REAL_DIR",
+    "TILE_SIDE",
     "ModelSpec",
     "TrainConfig",
     "export",
@@ -63,6 +64,8 @@ DEFAULT_ONNX = REPO / "models" / "gouji-cards.onnx"
 """Where the run-time detector looks for its model."""
 DEFAULT_WEIGHTS = REPO / "models" / "gouji-cards.pt"
 """The shipped PyTorch checkpoint (weights only) that fine-tuning starts from."""
+TILE_SIDE = 320
+"""Side of the generated training tiles (:class:`vision.synth.SceneConfig`), at camera scale."""
 REAL_DIR = REPO.parent / "shared" / "data" / "real-cards-edje"
 """Real photos with YOLO labels (whole-card boxes, ranks 9 to A)."""
 REAL_CLASSES: dict[str, str] = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K",
@@ -277,8 +280,9 @@ class TrainConfig:
     """Epochs of the learning-rate schedule."""
     hours: float | None = None
     """Train for this long instead: Ultralytics fits the epochs and the schedule to the time."""
-    imgsz: int = 320
-    """Training tile size (tiles are at native scale; the exported model runs at 640)."""
+    imgsz: int = TILE_SIDE
+    """Side the tiles are read at: :data:`TILE_SIDE` keeps the cards at camera scale, a larger
+    side enlarges them (the exported model's input is dynamic, nominally 640)."""
     batch: int = 16
     """Images per step."""
     lr0: float = 0.002
@@ -549,8 +553,9 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     for name in ("mAP50", "mAP50-95"):
         if f"metrics/{name}(B)" in record["metrics"]:
             figures[f"synthetic_val_{name}"] = round(record["metrics"][f"metrics/{name}(B)"], 4)
+    trained_at = int((record["args"] or {}).get("imgsz", TILE_SIDE))
     if synth_val is not None:
-        figures["synthetic_heldout"] = validate(pt, synth_val, imgsz=320)
+        figures["synthetic_heldout"] = validate(pt, synth_val, imgsz=trained_at)
     if real_val is not None:
         figures["real_heldout"] = validate(pt, real_val, imgsz=imgsz)
     figures["ms_per_640_frame_2_threads"] = round(measure_speed(out), 1)
@@ -558,14 +563,18 @@ def export(weights: Path, out: Path = DEFAULT_ONNX, *, imgsz: int = 640, command
     figures["pt_mb"] = round(pt.stat().st_size / 1e6, 2)
     write_model_card(out.with_suffix(".md"), onnx=out, weights=Path(weights), imgsz=imgsz,
                      command=command, figures=figures, train_args=record["args"],
-                     one_class=len(model.names) == 1, end_to_end=end_to_end)
+                     one_class=len(model.names) == 1, end_to_end=end_to_end,
+                     trained_at=trained_at)
     return out
 
 
 def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, command: str,
                      figures: dict[str, Any], train_args: dict[str, Any] | None = None,
-                     one_class: bool = False, end_to_end: bool = False) -> None:
-    """Write the model card: what the model is, its data, command, figures and date."""
+                     one_class: bool = False, end_to_end: bool = False,
+                     trained_at: int = TILE_SIDE) -> None:
+    """Write the model card: what the model is, its data, command, figures and date;
+    ``trained_at`` is the side the training tiles were read at (enlarged from
+    :data:`TILE_SIDE` when larger), which is how the model should see the camera's cards."""
     from vision.evaluate import REAL_TARGETS, SYNTHETIC_TARGETS  # brings the scene generator
 
     classes = 1 if one_class else len(CLASS_NAMES)
@@ -577,6 +586,12 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
     what = ("class = `card` (any rank or a back): the first stage of the cascade;\nthe rank "
             "classifier `gouji-ranks.onnx` (its card: `gouji-ranks.md`) reads each box"
             if one_class else f"class = rank ({', '.join(CLASS_NAMES)})")
+    scale = ("Cards are learnt at native scale, 56-250 px tall: run it on the play area or "
+             "seat-zone crops at\ncamera resolution rather than shrinking a whole 1280 x 720 "
+             "frame to 640." if trained_at == TILE_SIDE else
+             f"Cards are learnt enlarged {trained_at / TILE_SIDE:g} times from the camera's "
+             f"scale, at which they are 56-250 px\ntall: run it on the play area or seat-zone "
+             f"crops enlarged as much.")
     pt_name = onnx.with_suffix(".pt").name
     fine_tune = f"gouji train {'--one-class ' if one_class else ''}--weights models/{pt_name}"
     path.write_text(f"""# gouji card detector
@@ -586,15 +601,14 @@ def write_model_card(path: Path, *, onnx: Path, weights: Path, imgsz: int, comma
 Input `(1, 3, H, W)` float32 RGB in [0, 1], H and W dynamic multiples of 32 (nominal
 {imgsz} x {imgsz}), letterboxed with grey 114 padding;
 {head}.
-Cards are learnt at native scale, 56-250 px tall: run it on the play area or seat-zone crops at
-camera resolution rather than shrinking a whole 1280 x 720 frame to 640.
+{scale}
 `{pt_name}`: the same weights as an Ultralytics checkpoint (no optimizer state), the
 starting point for fine-tuning (`{fine_tune}`).
 
 Exported {_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} from `{weights}`.
 
 ## Data
-Synthetic seat-zone tiles (320 x 320) written by `gouji synth` / `vision.synth`: cards rendered
+Synthetic seat-zone tiles ({TILE_SIDE} x {TILE_SIDE}) written by `gouji synth` / `vision.synth`: cards rendered
 from scratch in random deck styles (Hershey-font and drawn indices, Western and Chinese jokers,
 backs), fanned and overlapping plays of 1-12 cards with duplicates, piles, hands, clutter, on
 felt/wood/cloth/tile/carpet/plain tables, perspective, shadows, glare, blur, noise, JPEG. The
@@ -612,7 +626,7 @@ third photo by name is held out and never trained on; the rest are mixed in when
 {json.dumps(figures, indent=2)}
 ```
 `synthetic_val_*`: Ultralytics validation of these weights on the held-out synthetic tiles when
-the checkpoint was saved (at 320); `epochs_trained`: epochs behind them.
+the checkpoint was saved (at {trained_at}); `epochs_trained`: epochs behind them.
 `real_heldout`: Ultralytics validation on the held-out real photos at {imgsz} (only 9-A occur).
 {"These are figures of finding cards, every rank one class; `gouji eval` measures the cascade." if one_class else ""}
 Speed: ONNX Runtime, {imgsz} x {imgsz}, 2 threads, median of 50 (on the machine that trained it).

@@ -61,7 +61,9 @@ def register(subparsers: Any) -> None:
     run.add_argument("--epochs", type=_positive_int, default=20, help="epochs (default 20)")
     run.add_argument("--hours", type=float, metavar="H",
                      help="train for H hours instead of --epochs (the schedule fits the time)")
-    run.add_argument("--imgsz", type=_positive_int, default=320, help="tile size (default 320)")
+    run.add_argument("--imgsz", type=_positive_int, default=320,
+                     help="side the 320 x 320 tiles are read at; larger enlarges the cards "
+                          "(default 320: camera scale)")
     run.add_argument("--batch", type=_positive_int, default=16, help="batch size (default 16)")
     run.add_argument("--lr0", type=float, default=0.002,
                      help="initial learning rate (default 0.002)")

@@ -194,6 +194,18 @@ def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
     assert checkpoint_record({}) == {"epochs": None, "metrics": {}, "args": {}}
 
 
+def test_model_card_tells_the_scale_its_cards_were_learnt_at(tmp_path: Path):
+    card = tmp_path / "gouji-cards.md"
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="", figures={}, one_class=True)
+    assert "learnt at native scale" in card.read_text() and "(at 320)" in card.read_text()
+    write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
+                     imgsz=640, command="", figures={}, one_class=True, trained_at=480)
+    text = card.read_text()
+    assert "learnt enlarged 1.5 times" in text and "(at 480)" in text
+    assert "native scale" not in text
+
+
 def test_model_card_lists_the_training_arguments(tmp_path: Path):
     card = tmp_path / "gouji-cards.md"
     write_model_card(card, onnx=tmp_path / "gouji-cards.onnx", weights=tmp_path / "best.pt",
