@@ -674,7 +674,7 @@ def evaluate_images(detect: Callable[[NDArray[np.uint8]], Detections],
 
 
 def labelled_scenes(items: Iterable[LabelledImage]
-                  ) -> Iterator[tuple[NDArray[np.uint8], Detections, ScenePlays | None]]:
+                    ) -> Iterator[tuple[NDArray[np.uint8], Detections, ScenePlays | None]]:
     """Each labelled image read: the image, its truth boxes in pixels and, where its set says
     them, its plays and hidden cards (:meth:`LabelledImage.scene_plays`)."""
     from vision.detector import read_image
