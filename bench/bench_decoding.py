@@ -21,7 +21,7 @@ import argparse
 
 from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections
-from vision.detector import Detector, nms, read_image
+from vision.detector import Detector, enlarged_side, nms, read_image
 from vision.evaluate import (
     CARD_OUTCOMES,
     evaluate_at,
@@ -50,7 +50,7 @@ def main() -> None:
     else:   # the scenes are squares of one side: the model's input is that side enlarged
         side = max(read_image(items[0].path).shape[:2])
         detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF, scaleup=True,
-                            imgsz=round(side * args.enlarge / 32) * 32)
+                            imgsz=enlarged_side(side, args.enlarge))
     found, truths, plays = [], [], []
     for image, truth, scene_plays in labelled_scenes(items):
         found.append(detector(image))

@@ -47,6 +47,7 @@ __all__ = [
     "OutputLayout",
     "decode",
     "default_model_path",
+    "enlarged_side",
     "letterbox",
     "nms",
     "open_session",
@@ -145,6 +146,19 @@ class LetterboxTransform:
         np.clip(boxes[:, 0::2], 0, width, out=boxes[:, 0::2])
         np.clip(boxes[:, 1::2], 0, height, out=boxes[:, 1::2])
         return boxes
+
+
+def enlarged_side(side: int, factor: float) -> int:
+    """The model input side, a multiple of 32, that reads an image whose longer side is
+    ``side`` enlarged ``factor`` times (with ``scaleup``), as a detector trained on enlarged
+    tiles (``gouji train --imgsz``) must read it.
+
+    >>> enlarged_side(320, 1.5), enlarged_side(640, 1.5), enlarged_side(320, 1.0)
+    (480, 960, 320)
+    """
+    if factor <= 0:
+        raise ValueError(f"an enlargement must be positive, not {factor}")
+    return max(32, round(side * factor / 32) * 32)
 
 
 def letterbox(

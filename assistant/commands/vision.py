@@ -49,6 +49,11 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--any-angle", action="store_true",
                           help="detect at all four quarter turns on the real photos")
     evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
+    evaluate.add_argument("--enlarge", type=_positive_float, default=1.0, metavar="F",
+                          help="read the synthetic scenes enlarged F times, as a detector "
+                               "trained with a larger gouji train --imgsz than its tiles must "
+                               "(default 1: as the camera sees them; the real photos, whose "
+                               "cards are larger already, are read as they are)")
     _model_options(evaluate)
     evaluate.set_defaults(func=run_eval)
 
@@ -70,6 +75,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
     return value
 
 
@@ -131,7 +146,7 @@ def _write_image(path: Path, image: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.detector import Detector
+    from vision.detector import Detector, enlarged_side, read_image
     from vision.evaluate import (
         REAL_TARGETS,
         SYNTHETIC_TARGETS,
@@ -145,9 +160,15 @@ def run_eval(args: argparse.Namespace) -> int:
 
     detector = Detector(args.model, classifier=args.classifier, threads=args.threads,
                         conf=EVAL_CONF)
-    report: dict[str, Any] = {"model": str(detector.model_path)}
     data = args.data if args.data is not None else heldout_synthetic_set()
-    synthetic = evaluate_images(detector, load_yolo_folder(data), classify=detector.classifier)
+    scenes = load_yolo_folder(data)
+    reading = detector
+    if args.enlarge != 1.0 and scenes:   # the scenes share one size, enlarged as one
+        side = max(read_image(scenes[0].path).shape[:2])
+        reading = Detector(args.model, classifier=args.classifier, threads=args.threads,
+                           conf=EVAL_CONF, imgsz=enlarged_side(side, args.enlarge), scaleup=True)
+    report: dict[str, Any] = {"model": str(detector.model_path), "enlarge": args.enlarge}
+    synthetic = evaluate_images(reading, scenes, classify=reading.classifier)
     report["synthetic"] = {"data": str(data), **synthetic.to_json(),
                            "targets_met": targets_met(synthetic, SYNTHETIC_TARGETS)}
 
@@ -168,7 +189,8 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return 0
-    print(f"model: {report['model']}")
+    print(f"model: {report['model']}"
+          + (f", the scenes read enlarged {args.enlarge:g} times" if args.enlarge != 1 else ""))
     print(f"held-out synthetic set: {data}")
     print(synthetic.format())
     print(targets_line(synthetic, SYNTHETIC_TARGETS))

@@ -145,6 +145,28 @@ def test_eval_prints_figures_for_a_labelled_folder(model, tmp_path, capsys):
     assert "targets: mAP50 >= 0.9 met (1.0000)" in text      # the real photos'
 
 
+def test_eval_enlarge_reads_each_scene_enlarged(constant_model, tmp_path, capsys):
+    # A model of any input size that finds a ten at (120, 150)-(180, 240) of its input: on a
+    # 320 x 320 scene enlarged 1.5 times (input 480) that is the ten at (80, 100)-(120, 160).
+    output = np.zeros((1, 300, 6), np.float32)
+    output[0, 0] = (120, 150, 180, 240, 0.9, 7)
+    model = constant_model(output, input_shape=(1, 3, "height", "width"))
+    data = tmp_path / "set"
+    (data / "images").mkdir(parents=True)
+    (data / "labels").mkdir()
+    cv2.imwrite(str(data / "images" / "a.png"), np.full((320, 320, 3), 200, np.uint8))
+    (data / "labels" / "a.txt").write_text("7 0.3125 0.40625 0.125 0.1875\n")
+    command = ["eval", "--data", str(data), "--real", str(data), "--model", str(model), "--json"]
+    assert main([*command, "--enlarge", "1.5"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["enlarge"] == 1.5 and report["synthetic"]["map50"] == 1.0
+    assert main(command) == 0                                   # read as it is: no ten there
+    assert json.loads(capsys.readouterr().out)["synthetic"]["map50"] == 0.0
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--enlarge", "0"])
+    assert exit_info.value.code == 2 and "must be above 0" in capsys.readouterr().err
+
+
 def test_eval_missing_folder_is_a_clear_error(model, tmp_path, capsys):
     assert main(["eval", "--data", str(tmp_path / "nope"), "--model", str(model)]) == 2
     assert "no such dataset folder" in capsys.readouterr().err
