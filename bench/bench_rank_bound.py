@@ -70,7 +70,6 @@ def main() -> None:
               f"{scored.play_exact_match or 0:8.1%} {scored.exact_match:9.1%}")
 
 
-
 def _off_hidden(found: Detections, truth: Detections, hidden: Detections) -> Detections:
     """``found`` less the boxes on a hidden card (IoU >= 0.5) that lie on no labelled one."""
     if not len(found) or not len(hidden):

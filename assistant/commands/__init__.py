@@ -5,7 +5,29 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_round_gap", "round_gap", "seconds"]
+__all__ = ["add_round_gap", "positive_float", "positive_int", "round_gap", "seconds"]
+
+
+def positive_int(text: str) -> int:
+    """A count of at least 1 from the command line."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A number above 0 from the command line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
+    return value
 
 
 def seconds(text: str) -> float | None:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from assistant.commands import positive_int
+
 __all__ = ["register"]
 
 
@@ -22,9 +24,9 @@ def register(subparsers: Any) -> None:
     synth.add_argument("--seed", type=int, required=True, help="dataset seed")
     synth.add_argument("--count", type=_non_negative_int, required=True, help="number of images")
     synth.add_argument("--out", type=Path, required=True, metavar="DIR", help="output directory")
-    synth.add_argument("--size", type=_positive_int, default=320, metavar="PX",
+    synth.add_argument("--size", type=positive_int, default=320, metavar="PX",
                        help="tile size in pixels (default 320)")
-    synth.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+    synth.add_argument("--workers", type=positive_int, default=1, metavar="N",
                        help="generating processes (default 1; the output does not depend on it)")
     synth.set_defaults(func=run_synth)
 
@@ -38,7 +40,7 @@ def register(subparsers: Any) -> None:
                       help="an Ultralytics data.yaml (default: generate the sets below)")
     _training_set_options(data)
     data.add_argument("--val-seed", type=int, default=2, help="held-out set seed (default 2)")
-    data.add_argument("--val-count", type=_positive_int, default=400,
+    data.add_argument("--val-count", type=positive_int, default=400,
                       help="held-out tiles (default 400)")
     model = train.add_argument_group("model")
     model.add_argument("--model", choices=("yolo26", "yolov8", "yolo11"), default="yolo26",
@@ -58,18 +60,18 @@ def register(subparsers: Any) -> None:
     model.add_argument("--resume", type=Path, metavar="LAST_PT",
                        help="continue an interrupted run from its runs/NAME/weights/last.pt")
     run = train.add_argument_group("run")
-    run.add_argument("--epochs", type=_positive_int, default=20, help="epochs (default 20)")
+    run.add_argument("--epochs", type=positive_int, default=20, help="epochs (default 20)")
     run.add_argument("--hours", type=float, metavar="H",
                      help="train for H hours instead of --epochs (the schedule fits the time)")
-    run.add_argument("--imgsz", type=_positive_int, default=320,
+    run.add_argument("--imgsz", type=positive_int, default=320,
                      help="side the 320 x 320 tiles are read at; larger enlarges the cards "
                           "(default 320: camera scale)")
-    run.add_argument("--batch", type=_positive_int, default=16, help="batch size (default 16)")
+    run.add_argument("--batch", type=positive_int, default=16, help="batch size (default 16)")
     run.add_argument("--lr0", type=float, default=0.002,
                      help="initial learning rate (default 0.002)")
     run.add_argument("--device", default="cpu", help="cpu or a CUDA device id (default cpu)")
     run.add_argument("--workers", type=int, default=2, help="data loader workers (default 2)")
-    run.add_argument("--threads", type=_positive_int, metavar="N",
+    run.add_argument("--threads", type=positive_int, metavar="N",
                      help="torch threads on a CPU (default: all cores but one)")
     run.add_argument("--name", default="cards", help="run name under runs/ (default cards)")
     run.add_argument("--export-every", type=int, default=1, metavar="N",
@@ -93,14 +95,14 @@ def register(subparsers: Any) -> None:
     _training_set_options(ranks)
     ranks.add_argument("--weights", type=Path, metavar="PT",
                        help="fine-tune from this checkpoint, e.g. models/gouji-ranks.pt")
-    ranks.add_argument("--epochs", type=_positive_int, default=6, help="epochs (default 6)")
-    ranks.add_argument("--batch", type=_positive_int, default=128, help="batch size (default 128)")
+    ranks.add_argument("--epochs", type=positive_int, default=6, help="epochs (default 6)")
+    ranks.add_argument("--batch", type=positive_int, default=128, help="batch size (default 128)")
     ranks.add_argument("--lr", type=float, default=0.003, help="peak learning rate (default 0.003)")
-    ranks.add_argument("--threads", type=_positive_int, default=1,
+    ranks.add_argument("--threads", type=positive_int, default=1,
                        help="torch threads (default 1)")
     ranks.add_argument("--device", default="cpu",
                        help="torch device to train on: cpu, cuda or cuda:N (default cpu)")
-    ranks.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+    ranks.add_argument("--workers", type=positive_int, default=1, metavar="N",
                        help="processes cutting the crops and writing missing sets (default 1; "
                             "the crops do not depend on it)")
     ranks.add_argument("--name", default="ranks", help="run name under runs/ (default ranks)")
@@ -113,7 +115,7 @@ def _training_set_options(parser: Any) -> None:
     """The generated sets (and real photos) a training run reads: shared by both trainings."""
     parser.add_argument("--seed", type=int, nargs="+", default=[1], metavar="SEED",
                         help="training set seeds, one set of --count tiles each (default 1)")
-    parser.add_argument("--count", type=_positive_int, default=12000,
+    parser.add_argument("--count", type=positive_int, default=12000,
                         help="tiles per training set (default 12000)")
     parser.add_argument("--real", action="store_true",
                         help="also train on the training split of the real photos")
@@ -122,13 +124,6 @@ def _training_set_options(parser: Any) -> None:
                              "../shared/data/real-cards-edje next to the repository)")
     parser.add_argument("--datasets", type=Path, default=Path("datasets"), metavar="DIR",
                         help="where generated sets are written and reused (default datasets/)")
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def _non_negative_int(text: str) -> int:

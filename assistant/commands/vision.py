@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant.commands import positive_float, positive_int
+
 if TYPE_CHECKING:
     from vision.detections import Detections
 
@@ -49,7 +51,7 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument("--any-angle", action="store_true",
                           help="detect at all four quarter turns on the real photos")
     evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
-    evaluate.add_argument("--enlarge", type=_positive_float, default=1.0, metavar="F",
+    evaluate.add_argument("--enlarge", type=positive_float, default=1.0, metavar="F",
                           help="read the synthetic scenes enlarged F times, as a detector "
                                "trained with a larger gouji train --imgsz than its tiles must "
                                "(default 1: as the camera sees them; the real photos, whose "
@@ -64,28 +66,8 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier", type=Path, metavar="PATH",
                         help="rank classifier of a one-class model (default: $GOUJI_CLASSIFIER "
                              "or models/gouji-ranks.onnx)")
-    parser.add_argument("--threads", type=_positive_int, default=2, metavar="N",
+    parser.add_argument("--threads", type=positive_int, default=2, metavar="N",
                         help="CPU threads for ONNX Runtime (default 2)")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
-    return value
 
 
 def run_detect(args: argparse.Namespace) -> int:
