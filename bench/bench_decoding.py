@@ -21,7 +21,7 @@ import argparse
 
 from assistant.commands.vision import EVAL_CONF
 from vision.detections import Detections
-from vision.detector import Detector, enlarged_side, nms, read_image
+from vision.detector import Detector, nms
 from vision.evaluate import (
     CARD_OUTCOMES,
     evaluate_at,
@@ -45,12 +45,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     items = load_yolo_folder(args.data if args.data is not None else heldout_synthetic_set())
-    if args.enlarge == 1.0:
-        detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
-    else:   # the scenes are squares of one side: the model's input is that side enlarged
-        side = max(read_image(items[0].path).shape[:2])
-        detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF, scaleup=True,
-                            imgsz=enlarged_side(side, args.enlarge))
+    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
+    if args.enlarge != 1.0:
+        detector = detector.enlarged(args.enlarge)
     found, truths, plays = [], [], []
     for image, truth, scene_plays in labelled_scenes(items):
         found.append(detector(image))
@@ -65,7 +62,7 @@ def main() -> None:
             boxes[nms(boxes.xyxy, boxes.confidence, iou, class_id=boxes.class_id)]
             for boxes in found]
     print(f"{len(items)} scenes, {sum(len(t) for t in truths)} cards; {detector.model_path}, "
-          f"input {detector.input_size[0]}" + (" (enlarged)" if detector.scaleup else ""))
+          f"read enlarged {detector.enlargement:g} times")
     print("plays exact at each score, with the boxes that took no card in brackets")
     print(f"{'':>24} {'mAP50':>6} {'mAP50-95':>8} "
           + " ".join(f"{f'@{s:g}':>14}" for s in args.scores))

@@ -447,6 +447,8 @@ class Detector:
         """ONNX Runtime intra-op threads."""
         self.scaleup = scaleup
         """Whether images smaller than the input are enlarged (else only padded)."""
+        self.enlargement = 1.0
+        """How many times each image is enlarged before it is read (see :meth:`enlarged`)."""
 
         inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
         if len(inputs) != 1 or len(inputs[0].shape) != 4:
@@ -516,6 +518,27 @@ class Detector:
         side = -(-max(width, height) // self._stride) * self._stride
         self.input_size = (side, side)
 
+    def enlarged(self, factor: float) -> Detector:
+        """This detector reading every image enlarged ``factor`` times, sharing its model
+        sessions: a detector trained on enlarged tiles (``gouji train --imgsz``) must read
+        images at the scale it learnt the cards at. Each image's input is its longer side
+        enlarged (:func:`enlarged_side`), whatever :attr:`input_size` says.
+
+        >>> closer = Detector().enlarged(1.5)                 # doctest: +SKIP
+
+        Raises:
+            ModelError: the model has a fixed input size.
+            ValueError: ``factor`` is not positive.
+        """
+        if not self._dynamic:
+            raise ModelError(f"{self.model_path.name} has a fixed input of {self.input_size}: "
+                             "export the model with dynamic=True to read images enlarged")
+        if factor <= 0:
+            raise ValueError(f"an enlargement must be positive, not {factor}")
+        closer = copy.copy(self)
+        closer.enlargement = factor
+        return closer
+
     def with_iou(self, iou: float) -> Detector:
         """This detector with another NMS threshold, sharing its model sessions.
 
@@ -548,9 +571,14 @@ class Detector:
 
     def preprocess(self, image: NDArray[np.uint8]) -> tuple[NDArray[Any], LetterboxTransform]:
         """Letterbox ``image`` into the model's ``(1, 3, H, W)`` RGB input scaled to ``[0, 1]``."""
-        padded, transform = letterbox(_as_bgr(image), self.input_size,
+        image = _as_bgr(image)
+        size, scaleup = self.input_size, self.scaleup
+        if self.enlargement != 1.0:
+            side = enlarged_side(max(image.shape[:2]), self.enlargement)
+            size, scaleup = (side, side), True
+        padded, transform = letterbox(image, size,
                                       stride=self._stride if self._dynamic else None,
-                                      scaleup=self.scaleup)
+                                      scaleup=scaleup)
         blob = cv2.dnn.blobFromImage(padded, scalefactor=1 / 255, swapRB=True)
         return blob.astype(self._input_dtype, copy=False), transform
 

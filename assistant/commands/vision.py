@@ -128,7 +128,7 @@ def _write_image(path: Path, image: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.detector import Detector, enlarged_side, read_image
+    from vision.detector import Detector
     from vision.evaluate import (
         REAL_TARGETS,
         SYNTHETIC_TARGETS,
@@ -144,11 +144,7 @@ def run_eval(args: argparse.Namespace) -> int:
                         conf=EVAL_CONF)
     data = args.data if args.data is not None else heldout_synthetic_set()
     scenes = load_yolo_folder(data)
-    reading = detector
-    if args.enlarge != 1.0 and scenes:   # the scenes share one size, enlarged as one
-        side = max(read_image(scenes[0].path).shape[:2])
-        reading = Detector(args.model, classifier=args.classifier, threads=args.threads,
-                           conf=EVAL_CONF, imgsz=enlarged_side(side, args.enlarge), scaleup=True)
+    reading = detector.enlarged(args.enlarge) if args.enlarge != 1.0 else detector
     report: dict[str, Any] = {"model": str(detector.model_path), "enlarge": args.enlarge}
     synthetic = evaluate_images(reading, scenes, classify=reading.classifier)
     report["synthetic"] = {"data": str(data), **synthetic.to_json(),

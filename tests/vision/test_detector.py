@@ -119,6 +119,30 @@ def test_detector_without_scaleup_maps_boxes_of_small_images(constant_model):
     assert enlarged.xyxy.tolist() == [[150, 145, 170, 175], [20, 20, 40, 40]]
 
 
+def test_enlarged_detector_reads_each_image_at_its_own_side_enlarged(constant_model):
+    # The model finds a ten at (120, 150)-(180, 240) and a jack at (600, 600)-(660, 660) of
+    # any input. A 640 x 640 image enlarged 1.5 times is read at 960, where both lie within
+    # it; a 320 x 320 one is read at 480, which holds only the ten.
+    model = constant_model(end2end_output([(120, 150, 180, 240, 0.9, T),
+                                           (600, 600, 660, 660, 0.8, J)]),
+                           input_shape=(1, 3, "height", "width"))
+    detector = Detector(model)
+    closer = detector.enlarged(1.5)
+    assert closer.enlargement == 1.5 and detector.enlargement == 1.0
+    small, large = np.zeros((320, 320, 3), np.uint8), np.zeros((640, 640, 3), np.uint8)
+    assert closer(small).xyxy.tolist() == [[80, 100, 120, 160]]
+    assert closer(large).xyxy.tolist() == [[80, 100, 120, 160], [400, 400, 440, 440]]
+    assert detector(small).xyxy.tolist() == [[120, 150, 180, 240]]     # as it is: unchanged
+    with pytest.raises(ValueError, match="must be positive"):
+        detector.enlarged(0)
+
+
+def test_enlarging_a_model_of_fixed_input_is_a_clear_error(constant_model):
+    model = constant_model(end2end_output([(120, 150, 180, 240, 0.9, T)]))
+    with pytest.raises(ModelError, match="fixed input .* read images enlarged"):
+        Detector(model).enlarged(1.5)
+
+
 def test_letterbox_transform_maps_input_boxes_back_to_the_image():
     _, transform = letterbox(np.zeros((480, 960, 3), np.uint8), (640, 640))
     rng = np.random.default_rng(1)
