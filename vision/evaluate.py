@@ -54,6 +54,7 @@ from vision.synth.labels import NO_PLAY
 __all__ = [
     "CARD_OUTCOMES",
     "IOU_THRESHOLDS",
+    "PLAY_SIZES",
     "REAL_TARGETS",
     "SYNTHETIC_TARGETS",
     "Evaluation",
@@ -95,6 +96,10 @@ below the threshold where a detection under it covers it (IoU >= 0.5), else not 
 _OUTCOME_KEYS = (*CARD_OUTCOMES, "extra")
 """Keys of :attr:`Evaluation.outcomes`: the cards' outcomes, then the detections at the
 threshold that took no card (a card found twice, or none there)."""
+
+PLAY_SIZES: tuple[tuple[int, int], ...] = ((1, 1), (2, 3), (4, 6), (7, 12))
+"""Bands of cards per play (least, most) in which :attr:`Evaluation.play_exact_by_size` counts
+the plays: a fan of many cards is read exactly less often than a lone card."""
 
 HELDOUT_SEED = 999_999
 """Seed of the held-out synthetic set; training sets use small seeds, never this one."""
@@ -211,10 +216,10 @@ def _match(predicted: Detections, truth: Detections, cid: int
 
 
 def _plays_read_right(predicted: Detections, truth: Detections, taken: NDArray[np.int_],
-                      plays: ScenePlays) -> list[bool]:
-    """Whether each play of one scene is read exactly (module docstring), in play order;
-    ``predicted`` holds the run-time detections only, which took the cards ``taken``
-    (:func:`cards_taken`)."""
+                      plays: ScenePlays) -> list[tuple[int, bool]]:
+    """Each play of one scene, in play order: its count of labelled cards and whether it is
+    read exactly (module docstring). ``predicted`` holds the run-time detections only, which
+    took the cards ``taken`` (:func:`cards_taken`)."""
     hidden = plays.hidden
     seen_hidden = ((box_iou(predicted.xyxy, hidden.xyxy) >= 0.5)
                    & (predicted.class_id[:, None] == hidden.class_id[None, :])).any(axis=1)
@@ -226,8 +231,8 @@ def _plays_read_right(predicted: Detections, truth: Detections, taken: NDArray[n
         stray = ((taken < 0) & ~seen_hidden
                  & np.all((centres >= low) & (centres <= high), axis=1))
         read = predicted.class_id[np.isin(taken, cards) | stray]
-        right.append(collections.Counter(read.tolist())
-                     == collections.Counter(truth.class_id[cards].tolist()))
+        right.append((len(cards), collections.Counter(read.tolist())
+                      == collections.Counter(truth.class_id[cards].tolist())))
     return right
 
 
@@ -308,6 +313,9 @@ class Evaluation:
     card belongs to)."""
     play_exact_match: float | None = None
     """Fraction of those plays read exactly right (module docstring); ``None`` without plays."""
+    play_exact_by_size: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """The plays of each band of :data:`PLAY_SIZES` that holds any, by band (``"1"``,
+    ``"2-3"``, ...): how many, and the fraction read exactly right."""
 
     @property
     def rank_accuracy(self) -> float:
@@ -323,6 +331,8 @@ class Evaluation:
             "plays": self.plays,
             "play_exact_match": (None if self.play_exact_match is None
                                  else round(self.play_exact_match, 4)),
+            "play_exact_by_size": {band: {"plays": count, "exact": round(right, 4)}
+                                   for band, (count, right) in self.play_exact_by_size.items()},
             "rank_accuracy": round(self.rank_accuracy, 4),
             "outcomes": dict(self.outcomes),
             "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
@@ -341,6 +351,10 @@ class Evaluation:
                 if self.play_exact_match is not None else "")
              + f"   rank accuracy {self.rank_accuracy:.2%}"),
         ]
+        if self.play_exact_by_size:
+            lines.append("plays exact by cards in the play: " + ", ".join(
+                f"{band}: {right:.1%} of {count}"
+                for band, (count, right) in self.play_exact_by_size.items()))
         if self.cards:
             lines.append("cards: " + ", ".join(
                 f"{self.outcomes.get(key, 0) / self.cards:.1%} {key}" for key in CARD_OUTCOMES)
@@ -467,8 +481,9 @@ def _at_score(precision: Evaluation, predictions: Sequence[Detections],
     taken = [cards_taken(p, t) for p, t in zip(confident, truths)]
     exact = [collections.Counter(p.class_id.tolist()) == collections.Counter(t.class_id.tolist())
              for p, t in zip(confident, truths)]
-    play_right = [right for p, t, took, of in zip(confident, truths, taken, plays)
-                  if of is not None for right in _plays_read_right(p, t, took, of)]
+    judged = [play for p, t, took, of in zip(confident, truths, taken, plays)
+              if of is not None for play in _plays_read_right(p, t, took, of)]
+    play_right = [right for _, right in judged]
     outcomes: collections.Counter[str] = collections.Counter()
     for p, found, t, took in zip(predictions, confident, truths, taken):
         outcomes.update(_card_outcomes(found, took, p[p.confidence < conf], t))
@@ -478,7 +493,19 @@ def _at_score(precision: Evaluation, predictions: Sequence[Detections],
         outcomes={key: outcomes[key] for key in _OUTCOME_KEYS},
         plays=len(play_right),
         play_exact_match=float(np.mean(play_right)) if play_right else None,
+        play_exact_by_size=_by_size(judged),
     )
+
+
+def _by_size(judged: Sequence[tuple[int, bool]]) -> dict[str, tuple[int, float]]:
+    """:attr:`Evaluation.play_exact_by_size` of the plays ``(cards, read right)``."""
+    bands = {}
+    for least, most in PLAY_SIZES:
+        right = [ok for size, ok in judged if least <= size <= most]
+        if right:
+            bands[f"{least}" if least == most else f"{least}-{most}"] = (
+                len(right), float(np.mean(right)))
+    return bands
 
 
 def _card_outcomes(confident: Detections, taken: NDArray[np.int_], unsure: Detections,

@@ -136,6 +136,12 @@ def test_each_play_of_a_scene_is_judged_apart(found, right):
     assert result.play_exact_match == np.mean(right)
     assert result.to_json()["play_exact_match"] == round(np.mean(right), 4)
     assert (" of images, " in result.format()) and ("plays 2" in result.format())
+    # the pair is a play of two cards, the five one of a lone card
+    pair, five = right
+    assert result.play_exact_by_size == {"1": (1, float(five)), "2-3": (1, float(pair))}
+    assert result.to_json()["play_exact_by_size"]["2-3"] == {"plays": 1, "exact": float(pair)}
+    assert (f"plays exact by cards in the play: 1: {five:.1%} of 1, 2-3: {pair:.1%} of 1"
+            in result.format())
 
 
 def test_without_plays_only_scenes_are_judged():
@@ -143,6 +149,7 @@ def test_without_plays_only_scenes_are_judged():
     result = evaluate([found, found], [SCENE, SCENE], plays=[None, None])
     assert (result.plays, result.play_exact_match) == (0, None)
     assert result.to_json()["play_exact_match"] is None and " of plays" not in result.format()
+    assert result.play_exact_by_size == {} and "by cards in the play" not in result.format()
     assert evaluate([found, found], [SCENE, SCENE], plays=[None, SCENE_PLAYS]).plays == 2
     with pytest.raises(ValueError, match="plays for 1 of 2 labelled images"):
         evaluate([found, found], [SCENE, SCENE], plays=[SCENE_PLAYS])
