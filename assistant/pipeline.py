@@ -36,7 +36,7 @@ from rules.events import apply_corrections
 from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
-from tracker.zones import SeatZones
+from tracker.zones import SeatZones, merge_crops
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
@@ -477,7 +477,7 @@ class Pipeline:
                     for seat in seats:
                         per_seat[seat] = found[found.data["seat"] == seat]
                         views.pop(seat, None)
-                    found = Detections.merge(per_seat)
+                    found = merge_crops(per_seat)
                 detections = found
             closer = (functools.partial(self._look_closer, image, read=views)
                       if self.per_zone and self.closer_scales else None)

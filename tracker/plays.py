@@ -793,15 +793,20 @@ class PlaySegmenter:
 
     def _seat_of(self, group: Detections) -> int:
         """The seat of one group of new cards: the zone of its middle, i.e. the nearer seat;
-        if it lies across zones the rules may choose among the zones it touches."""
+        if it lies across zones the rules may choose among the zones it touches: the one seat
+        from which they take the play, else the one seat they let act. A seat's last cards
+        may be a play out of turn (3333 laid across two zones by the seat going out with
+        them, whose neighbour, to act, may not play them there)."""
         middle = group.center.mean(axis=0)
         seat = int(self.zones.seat_of_points(middle[None])[0])
         touched = sorted(({int(s) for s in group.data["seat"]} | {seat}) - {-1})
         prior = self._rules()
         if prior is not None and len(touched) > 1:
-            allowed = [s for s in touched if prior.may_act(s)]
-            if len(allowed) == 1:
-                return allowed[0]
+            cards = format_play(group.class_id)
+            for allows in (lambda s: prior.objection(s, cards) is None, prior.may_act):
+                allowed = [s for s in touched if allows(s)]
+                if len(allowed) == 1:
+                    return allowed[0]
         if seat < 0:
             seat = self.zones.nearest_seat((float(middle[0]), float(middle[1])))
         return seat

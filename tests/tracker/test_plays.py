@@ -122,6 +122,16 @@ def test_the_rules_choose_between_two_zones_a_play_straddles(zones):
     assert plays(events) == [(1, "6666")] and not events[0]["review"]
 
 
+def test_the_seat_the_rules_take_a_straddling_play_from_comes_first(zones):
+    # Seat 0 is to act, but the rules refuse it the play; seat 1 plays its last cards, which
+    # the rules take from it out of turn.
+    prior = FakePrior(to_act=[0], objections={(0, "6666"): "rules: 6666 does not beat 7"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    across = [("6", 690, 560), ("6", 704, 560), ("6", 718, 560), ("6", 780, 560)]
+    events = hold(segmenter, cards(*across), 0.0, 1.0)
+    assert plays(events) == [(1, "6666")] and not events[0]["review"]
+
+
 def test_the_rules_flag_a_play_but_never_change_its_cards(zones):
     prior = FakePrior(objections={(3, "KKK"): "the led play had 2 cards"})
     segmenter = PlaySegmenter(zones, window=0.5, prior=prior)

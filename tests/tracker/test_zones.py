@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.tracker.tracker_builders import cards
-from tracker.zones import SeatZones
+from tracker.zones import SeatZones, merge_crops
 from vision.detections import Detections
 
 
@@ -71,6 +71,31 @@ def test_detect_maps_crop_boxes_back_and_keeps_each_card_once(layout, zones):
     assert x1 <= 791 and y1 <= 601 and x2 >= 830 and y2 >= 640
     np.testing.assert_allclose(found.center[0], [810.5, 620.5], atol=2)
     assert found.data["seat"].tolist() == [layout.seat_at((810, 620))]
+
+
+def kept_by(seat, *boxes):
+    """Boxes ``(x1, y1, x2, y2, conf)`` of rank 3 as the crop of ``seat`` kept them."""
+    return Detections(xyxy=np.array([b[:4] for b in boxes], np.float32),
+                      confidence=np.array([b[4] for b in boxes], np.float32),
+                      class_id=np.full(len(boxes), 1)).with_data(seat=np.full(len(boxes), seat))
+
+
+def test_a_border_card_kept_by_two_crops_is_merged_into_the_surer_box():
+    # A fan of 3s across seats 4 and 5 (rendered seed 246): its second card seen by both
+    # crops, each box centred on its own side of the border (IoU 0.79); the cards beside it
+    # overlap it by 0.61 and stay.
+    merged = merge_crops([
+        kept_by(4, (425, 226, 558, 368, 0.63), (444, 248, 571, 385, 0.60)),
+        kept_by(5, (444, 261, 586, 390, 0.66), (459, 278, 600, 407, 0.76)),
+    ])
+    assert merged.xyxy[:, :2].tolist() == [[425, 226], [444, 261], [459, 278]]
+    assert merged.data["seat"].tolist() == [4, 5, 5]
+    # As sure: the first is kept. One crop's own boxes are the detector's to suppress.
+    tie = merge_crops([kept_by(4, (0, 0, 10, 10, 0.5)), kept_by(5, (0, 0, 10, 11, 0.5))])
+    assert tie.data["seat"].tolist() == [4]
+    same_crop = merge_crops([kept_by(4, (0, 0, 10, 10, 0.5), (0, 0, 10, 11, 0.4))])
+    assert len(same_crop) == 2
+    assert len(merge_crops([])) == 0 and len(merge_crops([Detections.empty()])) == 0
 
 
 def test_margin_makes_crops_reach_past_their_zone(layout):
