@@ -61,8 +61,8 @@ def main() -> None:
         decodings[f"NMS {iou} by rank"] = [
             boxes[nms(boxes.xyxy, boxes.confidence, iou, class_id=boxes.class_id)]
             for boxes in found]
-    print(f"{len(items)} scenes, {sum(len(t) for t in truths)} cards; {detector.model_path}, "
-          f"read enlarged {detector.enlargement:g} times")
+    print(f"{len(items)} scenes, {sum(len(t) for t in truths)} cards; {detector.model_path}"
+          + (f", read enlarged {args.enlarge:g} times" if args.enlarge != 1.0 else ""))
     print("plays exact at each score, with the boxes that took no card in brackets")
     print(f"{'':>24} {'mAP50':>6} {'mAP50-95':>8} "
           + " ".join(f"{f'@{s:g}':>14}" for s in args.scores))

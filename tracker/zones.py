@@ -40,8 +40,8 @@ BORDER_SAME_IOU = 0.7
 their border, seen by both: each crop bounds the card's visible part as its own turn shows it,
 so the two boxes differ and may be centred on either side of the border (a 3 of a fan laid
 across seats 4 and 5, kept by both crops at IoU 0.79, made that fan of four a play of five).
-Neighbouring cards of a fan overlap less, and the detector's own suppression already keeps no
-two boxes of one crop overlapping more than this."""
+Neighbouring cards of a fan overlap less; within one crop, the detector's own suppression
+decides which boxes are one card."""
 
 
 @dataclass(frozen=True, slots=True)
