@@ -635,9 +635,7 @@ class PlaySegmenter:
             self._memory = replace(self._memory, xyxy=xyxy)
         self._leftovers = picture.stragglers
         if len(picture.new):
-            plays = self._plays(picture.new)
-            if picture.gathered:
-                plays = self._set_aside_swept(plays)
+            plays = self._set_aside_strays(self._plays(picture.new), swept=picture.gathered)
             faint = self._faint_candidates(faint)
             taken = Detections.empty()
             opening = self._new_deal(*plays[0]) if plays else None
@@ -743,19 +741,26 @@ class PlaySegmenter:
         return cards[match_boxes(cards, taken, iou=self.memory_iou, cover=self.memory_cover,
                                  same_place=self.reread_iou) < 0]
 
-    def _set_aside_swept(self, plays: list[tuple[int, Detections]]
-                         ) -> list[tuple[int, Detections]]:
-        """``plays``, first seen in the picture where the trick was gathered, less those that
-        are the swept trick's own cards, moved and read anew: every card unsure and the rules
-        refusing the play (a small joker read in the pile when four were played already).
-        Those become stragglers."""
+    def _set_aside_strays(self, plays: list[tuple[int, Detections]], *, swept: bool
+                          ) -> list[tuple[int, Detections]]:
+        """``plays`` less those that are cards already there, seen anew: every card unsure,
+        the rules refusing the play, and either the trick ``swept`` together in this picture
+        (its own cards, moved and read anew: a small joker read in the pile when four were
+        played already) or every card lying where a faint card lay beside an earlier play of
+        the trick, not taken in (a faint 9 beside a lead of 99, read at 0.291 when AA landed in
+        the next zone). Those become stragglers."""
         prior = self._rules()
         if prior is None:
             return plays
+        seen_faintly = (Detections.empty() if swept or not self._tricks
+                        else Detections.merge([play.faint for play in self._tricks[-1].plays]))
         kept = []
         for seat, cards in plays:
-            if (bool((cards.confidence < self.repair_conf).all())
-                    and prior.objection(seat, format_play(cards.class_id))):
+            stray = bool((cards.confidence < self.repair_conf).all()) and (
+                swept or (len(seen_faintly) > 0 and bool(
+                    (match_boxes(cards, seen_faintly, iou=self.memory_iou,
+                                 cover=self.memory_cover, same_place=self.reread_iou) >= 0).all())))
+            if stray and prior.objection(seat, format_play(cards.class_id)):
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
                 kept.append((seat, cards))

@@ -1211,6 +1211,23 @@ def test_an_unsure_card_the_rules_refuse_first_seen_as_a_trick_is_gathered_is_th
     assert plays(hold(segmenter, pile, 2.0, 1.0)) == []
 
 
+@pytest.mark.parametrize("seen_faintly", [True, False])
+def test_a_faint_card_beside_a_play_read_surer_later_is_no_play(zones, seen_faintly):
+    prior = FakePrior(objections={(0, "9"): "rules: 9 does not beat AA: 1 cards against 2"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    faint = [("9", 660, 560, 0.15)] if seen_faintly else []
+    events = hold(segmenter, cards(*fan("99", 600, 560), *faint), 0.0, 1.0)
+    assert plays(events) == [(0, "99")]
+    assert ("faint 9" in events[0].get("reason", "")) is seen_faintly
+    # AA lands at seat 1; in that picture the faint 9 reads 0.29, enough to count.
+    picture = cards(*fan("99", 600, 560), ("9", 660, 560, 0.29), *fan("AA", 860, 480))
+    events = hold(segmenter, picture, 1.0, 1.0)
+    assert plays(events)[0] == (1, "AA")
+    # Seen there before AA landed, it is the faint card again; a 9 first seen now is a play.
+    assert ((0, "9") in plays(events)) is not seen_faintly
+    assert plays(hold(segmenter, picture, 2.0, 1.0)) == []
+
+
 def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction(zones):
     segmenter, match = refereed(zones)
     leads = [[*fan("22", 560, 560), ("2", 588, 560, 0.34), ("Q", 602, 560)],
