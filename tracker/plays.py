@@ -756,11 +756,11 @@ class PlaySegmenter:
                         else Detections.merge([play.faint for play in self._tricks[-1].plays]))
         kept = []
         for seat, cards in plays:
-            stray = bool((cards.confidence < self.repair_conf).all()) and (
-                swept or (len(seen_faintly) > 0 and bool(
-                    (match_boxes(cards, seen_faintly, iou=self.memory_iou,
-                                 cover=self.memory_cover, same_place=self.reread_iou) >= 0).all())))
-            if stray and prior.objection(seat, format_play(cards.class_id)):
+            there_before = swept or (len(seen_faintly) > 0 and bool(
+                (match_boxes(cards, seen_faintly, iou=self.memory_iou, cover=self.memory_cover,
+                             same_place=self.reread_iou) >= 0).all()))
+            if (there_before and bool((cards.confidence < self.repair_conf).all())
+                    and prior.objection(seat, format_play(cards.class_id))):
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
                 kept.append((seat, cards))
