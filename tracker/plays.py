@@ -7,12 +7,13 @@ stability window, then compares that stable picture with what it remembers of th
 - a face-up card that matches no remembered card (same rank, same place, or the visible part
   of a remembered card that something now covers) is **new**; new cards lying together form a
   play, given to the seat whose zone holds them (a play across a border goes to the nearer
-  seat, or to the one the rules let act); several plays seen at once are taken in play order,
-  each judged by the rules after those before it;
+  seat, or to the one the rules take it from, or else to the one they let act); several plays
+  seen at once are taken in play order, each judged by the rules after those before it;
 - a remembered card that is no longer seen is covered, not removed;
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``;
   new cards first seen in that picture that are all unsure and that the rules refuse are the
-  swept trick's own cards read anew in the pile, not a play.
+  swept trick's own cards read anew in the pile, not a play; so are unsure new cards the
+  rules refuse that lie where faint cards lay beside an earlier play of the trick.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
 sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
