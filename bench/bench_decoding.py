@@ -45,9 +45,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     items = load_yolo_folder(args.data if args.data is not None else heldout_synthetic_set())
-    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF)
-    if args.enlarge != 1.0:
-        detector = detector.enlarged(args.enlarge)
+    detector = Detector(args.model, threads=args.threads, conf=EVAL_CONF).enlarged(args.enlarge)
     found, truths, plays = [], [], []
     for image, truth, scene_plays in labelled_scenes(items):
         found.append(detector(image))

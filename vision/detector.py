@@ -522,14 +522,17 @@ class Detector:
         """This detector reading every image enlarged ``factor`` times, sharing its model
         sessions: a detector trained on enlarged tiles (``gouji train --imgsz``) must read
         images at the scale it learnt the cards at. Each image's input is its longer side
-        enlarged (:func:`enlarged_side`), whatever :attr:`input_size` says.
+        enlarged (:func:`enlarged_side`), whatever :attr:`input_size` says. Enlarged once,
+        it is this detector itself.
 
         >>> closer = Detector().enlarged(1.5)                 # doctest: +SKIP
 
         Raises:
-            ModelError: the model has a fixed input size.
+            ModelError: the model has a fixed input size (and ``factor`` is not 1).
             ValueError: ``factor`` is not positive.
         """
+        if factor == 1.0:
+            return self
         if not self._dynamic:
             raise ModelError(f"{self.model_path.name} has a fixed input of {self.input_size}: "
                              "export the model with dynamic=True to read images enlarged")

@@ -144,7 +144,7 @@ def run_eval(args: argparse.Namespace) -> int:
                         conf=EVAL_CONF)
     data = args.data if args.data is not None else heldout_synthetic_set()
     scenes = load_yolo_folder(data)
-    reading = detector.enlarged(args.enlarge) if args.enlarge != 1.0 else detector
+    reading = detector.enlarged(args.enlarge)
     report: dict[str, Any] = {"model": str(detector.model_path), "enlarge": args.enlarge}
     synthetic = evaluate_images(reading, scenes, classify=reading.classifier)
     report["synthetic"] = {"data": str(data), **synthetic.to_json(),
