@@ -753,19 +753,23 @@ class PlaySegmenter:
         prior = self._rules()
         if prior is None:
             return plays
-        seen_faintly = (Detections.empty() if swept or not self._tricks
-                        else Detections.merge([play.faint for play in self._tricks[-1].plays]))
         kept = []
         for seat, cards in plays:
-            there_before = swept or (len(seen_faintly) > 0 and bool(
-                (match_boxes(cards, seen_faintly, iou=self.memory_iou, cover=self.memory_cover,
-                             same_place=self.reread_iou) >= 0).all()))
-            if (there_before and bool((cards.confidence < self.repair_conf).all())
+            if (bool((cards.confidence < self.repair_conf).all())
+                    and (swept or self._where_faint_cards_lay(cards))
                     and prior.objection(seat, format_play(cards.class_id))):
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
                 kept.append((seat, cards))
         return kept
+
+    def _where_faint_cards_lay(self, cards: Detections) -> bool:
+        """Whether each of ``cards`` lies where a faint card lay beside a play of the trick."""
+        faint = Detections.merge([play.faint for play in self._tricks[-1].plays]
+                                 if self._tricks else [])
+        return len(faint) > 0 and bool(
+            (match_boxes(cards, faint, iou=self.memory_iou, cover=self.memory_cover,
+                         same_place=self.reread_iou) >= 0).all())
 
     def _faint_candidates(self, faint: Detections) -> Detections:
         """The faint cards that may be cards of a new play: neither remembered nor a
