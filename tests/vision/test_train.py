@@ -13,6 +13,7 @@ from assistant.commands.train import _real_dir
 from vision.classes import CLASS_NAMES, class_id
 from vision.train import (
     REAL_DIR,
+    TILE_SIDE,
     ModelSpec,
     checkpoint_record,
     export,
@@ -192,6 +193,16 @@ def test_a_checkpoints_own_record_gives_its_epochs_figures_and_arguments():
     assert record["epochs"] == 6 and record["metrics"]["metrics/mAP50(B)"] == 0.95
     assert record["args"] == {"epochs": 7, "batch": 16}
     assert checkpoint_record({}) == {"epochs": None, "metrics": {}, "args": {}}
+
+
+def test_the_tile_side_is_the_one_the_generator_and_the_commands_use():
+    # vision.train keeps the side as a constant so as not to import the generator with it.
+    from vision.synth import SceneConfig
+
+    assert (SceneConfig().width, SceneConfig().height) == (TILE_SIDE, TILE_SIDE)
+    assert build_parser().parse_args(["train"]).imgsz == TILE_SIDE
+    assert build_parser().parse_args(["synth", "--seed", "1", "--count", "1",
+                                      "--out", "x"]).size == TILE_SIDE
 
 
 def test_model_card_tells_the_scale_its_cards_were_learnt_at(tmp_path: Path):
