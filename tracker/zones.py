@@ -171,25 +171,28 @@ class SeatZones:
 
     def detect(self, image: NDArray[np.uint8], detector: Callable[[NDArray[np.uint8]], Detections],
                seats: Iterable[int] = range(SEAT_COUNT)) -> Detections:
-        """Run ``detector`` on the upright crop of each of ``seats`` and return image boxes.
+        """Run ``detector`` on the upright crop of each of ``seats`` and return image boxes:
+        :meth:`detect_each`'s boxes merged by :func:`merge_crops` (of two boxes that two
+        crops kept of one card on their border, only the surer). The result carries
+        ``data["seat"]``, and the detector's own ``data`` entries."""
+        return merge_crops(self.detect_each(image, detector, seats).values())
 
-        A crop reaches past its zone, so a border card is seen by two crops; each box is kept
-        only by the crop of the seat that owns its centre, and of two boxes so kept by two
-        crops that overlap at :data:`BORDER_SAME_IOU` or more, only the surer. The result
-        carries ``data["seat"]``, and the detector's own ``data`` entries.
-        """
-        parts = []
+    def detect_each(self, image: NDArray[np.uint8],
+                    detector: Callable[[NDArray[np.uint8]], Detections],
+                    seats: Iterable[int] = range(SEAT_COUNT)) -> dict[int, Detections]:
+        """Each of ``seats``' boxes: ``detector`` run on its upright crop, mapped back to the
+        image, each box kept only by the crop of the seat that owns its centre (a crop
+        reaches past its zone, so a border card is seen by two crops). Each seat's boxes
+        carry ``data["seat"]``; a caller that keeps them per seat, reading some zones again
+        later, merges them with :func:`merge_crops` itself."""
+        parts = {}
         for seat in seats:
             crop = self.warp(image, seat)
             found = detector(crop.image)
-            if not len(found):
-                continue
             mapped = replace(found, xyxy=crop.to_image(found.xyxy))
-            owner = self.trigger(mapped)
-            keep = owner == seat
-            if keep.any():
-                parts.append(mapped[keep].with_data(seat=owner[keep]))
-        return merge_crops(parts)
+            keep = self.trigger(mapped) == seat
+            parts[seat] = mapped[keep].with_data(seat=np.full(int(keep.sum()), seat))
+        return parts
 
 
 def merge_crops(parts: Iterable[Detections]) -> Detections:

@@ -65,6 +65,13 @@ def test_detect_maps_crop_boxes_back_and_keeps_each_card_once(layout, zones):
 
     found = zones.detect(image, blob_detector)
     assert len(found) == 1
+    # Per seat, the square is only its owner's; every seat asked for answers, empty or not.
+    owner = layout.seat_at((810, 620))
+    each = zones.detect_each(image, blob_detector, [0, 1, 2])
+    assert sorted(each) == [0, 1, 2]
+    assert {seat: len(boxes) for seat, boxes in each.items()} == {
+        seat: int(seat == owner) for seat in (0, 1, 2)}
+    assert each[owner].data["seat"].tolist() == [owner]
     # The square is tilted in seat 1's upright crop, so its crop box is larger than the square;
     # mapped back, the box holds the square and keeps its centre.
     x1, y1, x2, y2 = found.xyxy[0]
