@@ -23,7 +23,7 @@ import functools
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rules.events import apply_corrections
-from tracker.plays import FAINT_CONF, PlaySegmenter
+from tracker.plays import FAINT_CONF, CloserViews, PlaySegmenter, ViewsOnDemand
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
@@ -82,16 +82,19 @@ TURNED_SAME_IOU = 0.8
 """A box found in a crop turned half round is a card the upright crop found already when it
 shares a corner with an upright box of its rank, or overlaps any upright box at least this
 (IoU)."""
-CLOSER_SCALES = (1.3, 1.4)
+CLOSER_SCALES = (1.3, 1.4, 1.6)
 """Default scales at which a zone is read again when a play is committed with faint cards of
 its ranks beside it, or refused by the rules short of cards of its ranks
-(:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card every view counts is taken
-in; and the zone of the play a refused play answers, when nothing else explains the refusal."""
+(:meth:`tracker.plays.PlaySegmenter.update`'s ``closer``): a card most views count is taken
+in, the third view read only when the first two disagree; and the zone of the play a refused
+play answers, when nothing else explains the refusal. Views at 1.3 and 1.4 times each missed
+strips the other found, and a third view breaking their ties takes in more of them and no
+wrong card (docs/vision-pipeline.md, step 32)."""
 CLOSER_IOU = 0.7
 """Default NMS threshold (IoU) of the closer views, looser than the detector's own: a tight fan
 turned on the table gives its strips square boxes that overlap as much as two boxes of one
 card, and the strict threshold drops strips as the same card found twice. The closer views are
-read only for a play whose count is in doubt, and a card is taken in only when every view counts
+read only for a play whose count is in doubt, and a card is taken in only when most views count
 it, so the second boxes a looser threshold lets through cost little there."""
 
 
@@ -279,8 +282,9 @@ class Pipeline:
             runs.
         closer_scales: with ``per_zone``, when a play is committed with faint cards of its
             ranks beside it, or refused by the rules short of cards of its ranks, its zone is
-            read again enlarged by each of these factors (upright, one detector run each); the
-            cards every such view counts are taken into the play (faint ones first). So is the
+            read again enlarged by these factors in turn (upright, one detector run each),
+            until most views agree; the cards most views count are taken into the play (faint
+            ones first). So is the
             zone of the play a refused play answers, when nothing else explains the refusal: a
             card a view reads as another rank may correct that play (``()``: never).
         closer_iou: the NMS threshold of the closer views, for a detector that has one to set
@@ -355,30 +359,21 @@ class Pipeline:
             self.stats.capture = source.stats
         return source
 
-    def _detect(self, image: NDArray[np.uint8], seats: list[int]) -> Detections:
-        started = time.perf_counter()
-        if self.per_zone:
-            found = self.zones.detect(image, self._read_zone, seats)
-        else:   # corners are a card's own only in an upright view: not in a turned play's
-            found = self._read_once(image, corner=0.0)
-        self.stats.detector_seconds += time.perf_counter() - started
-        return found
-
     def _look_closer(self, image: NDArray[np.uint8], seat: int,
-                     read: dict[int, list[Detections]]) -> Iterator[Detections]:
-        """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales` in turn, as
-        the segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels.
+                     read: dict[int, list[Detections]]) -> CloserViews:
+        """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales`, as the
+        segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels.
         Each view is read once while the zone's detections stay in force, kept in ``read`` by
         seat: a play may be looked at closer for more than one reason, the segmenter asks
         ahead of its commit (while the picture stands), and each look costs a detector run."""
-        views = read.setdefault(seat, [])
-        for i, scale in enumerate(self.closer_scales):
-            if i == len(views):
-                started = time.perf_counter()
-                views.append(self.zones.detect(
-                    image, functools.partial(self._read_enlarged, scale=scale), [seat]))
-                self.stats.detector_seconds += time.perf_counter() - started
-            yield views[i]
+        def read_view(index: int) -> Detections:
+            started = time.perf_counter()
+            view = self.zones.detect(image, functools.partial(
+                self._read_enlarged, scale=self.closer_scales[index]), [seat])
+            self.stats.detector_seconds += time.perf_counter() - started
+            return view
+
+        return ViewsOnDemand(read_view, len(self.closer_scales), read.setdefault(seat, []))
 
     def _read_enlarged(self, crop: NDArray[np.uint8], *, scale: float) -> Detections:
         """``crop`` read as :meth:`_read_once` reads it, enlarged by ``scale`` (boxes in the
@@ -472,13 +467,16 @@ class Pipeline:
             moving, to_detect = changes.update(image)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             if seats:
-                found = self._detect(image, seats)
+                detected = time.perf_counter()
                 if self.per_zone:
-                    for seat in seats:
-                        per_seat[seat] = found[found.data["seat"] == seat]
+                    for seat, found in self.zones.detect_each(image, self._read_zone,
+                                                              seats).items():
+                        per_seat[seat] = found
                         views.pop(seat, None)
-                    found = merge_crops(per_seat)
-                detections = found
+                    detections = merge_crops(per_seat)
+                else:   # corners are a card's own only in an upright view: not a turned play's
+                    detections = self._read_once(image, corner=0.0)
+                self.stats.detector_seconds += time.perf_counter() - detected
             closer = (functools.partial(self._look_closer, image, read=views)
                       if self.per_zone and self.closer_scales else None)
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),

@@ -19,11 +19,11 @@ Anything seen for less than the window never counts. Each play carries ``conf`` 
 sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
 faint card of its rank lies beside a play the rules would take with it as well as without: a
 lead missing a tight fan's strip looks legal; then an answer of the count it was read with is
-held too), with ``reason``. A play held only for an unsure card is let through when every
-closer view of its zone reads that card surely as its rank and counts the play's ranks as the
+held too), with ``reason``. A play held only for an unsure card is let through when most
+closer views of its zone read that card surely as its rank and count the play's ranks as the
 picture does (its ``conf`` is then the card's least sure closer reading). A faint card is
-taken into the play when the caller can read the zone again from closer views and each counts it
-(see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely; so are the
+taken into the play when the caller can read the zone again from closer views and most of
+them count it (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely; so are the
 strips the views count past the faint cards, which the detector had not found at all.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
@@ -32,7 +32,7 @@ count on their own: the narrow strip of a tight fan's bottom card) if those make
 take, or else read one unsure card as a faint card of another rank found on it, or as the rank
 the classifier found next likeliest (or take one faint card in as that), or read a play of
 mixed ranks all as the rank of its surest card (a tight fan's strips misread), or, with nothing
-of that to mend it, take in the cards of its ranks that every closer view of its zone counts
+of that to mend it, take in the cards of its ranks that most closer views of its zone count
 more of (a tight fan of seven 6s found as five); that play is still held for review. They
 never invent a card, nor give one a rank vision did not see in its play.
 
@@ -95,7 +95,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard
 
@@ -119,16 +119,43 @@ from vision.classes import BACK_CLASS_ID, CLASS_NAMES
 from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
 
 __all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook",
-           "PlaySegmenter", "Prior", "match_boxes"]
+           "CloserViews", "PlaySegmenter", "Prior", "ViewsOnDemand", "agreed_count",
+           "match_boxes"]
 
 Event = dict[str, Any]
 
-CloserLook = Callable[[int], Iterable[Detections]]
+class CloserViews(Protocol):
+    """A zone's closer views: one :class:`Detections` per view, in image pixels, the zone's own
+    boxes only, carrying the ``data`` the picture's boxes carry, each view read when it is
+    first indexed (a detector run on the enlarged zone)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> Detections: ...
+
+
+class ViewsOnDemand:
+    """:class:`CloserViews` read by ``read_view(index)`` when first indexed, and kept in
+    ``kept`` (a caller may keep them while the zone stays as it is)."""
+
+    def __init__(self, read_view: Callable[[int], Detections], count: int,
+                 kept: list[Detections]) -> None:
+        self._read_view, self._count, self._kept = read_view, count, kept
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> Detections:
+        if not 0 <= index < self._count:
+            raise IndexError(f"view {index} of {self._count}")
+        while len(self._kept) <= index:
+            self._kept.append(self._read_view(len(self._kept)))
+        return self._kept[index]
+
+
+CloserLook = Callable[[int], CloserViews]
 """``seat`` -> its zone's cards in the picture being committed (or rehearsed, see
-:meth:`PlaySegmenter.update`), read again from closer views:
-one :class:`Detections` per view, in image pixels, the zone's own boxes only, carrying the
-``data`` the picture's boxes carry, each view read when it is asked for (see
-:meth:`PlaySegmenter.update`)."""
+:meth:`PlaySegmenter.update`), read again from closer views (:class:`CloserViews`)."""
 
 MIN_CONF = 0.2
 """Default confidence a detection needs to count as a card on its own."""
@@ -253,6 +280,35 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     return result
 
 
+def agreed_count(counts: NDArray[np.int_], views: int) -> NDArray[np.int_] | None:
+    """Of each rank, the most cards more than the picture counts that most of ``views``
+    closer views count, from ``counts`` ``(read, ranks)``, the views read so far; ``None``
+    while the views not read yet could still change it.
+
+    Two views of three counting a card is the count; the third is read only when the first
+    two disagree:
+
+    >>> agreed_count(np.array([[1, 0], [1, 0]]), 3).tolist()
+    [1, 0]
+    >>> agreed_count(np.array([[0], [1]]), 3) is None
+    True
+    >>> agreed_count(np.array([[0], [1], [1]]), 3).tolist()
+    [1]
+    >>> agreed_count(np.array([[-1], [2], [1]]), 3).tolist()
+    [1]
+    """
+    (read, ranks), most = counts.shape, views // 2 + 1
+    if views <= 0:
+        return np.zeros(ranks, np.int_)
+
+    def agreed(unread_count: int) -> NDArray[np.int_]:   # the unread views all counting so
+        every = np.vstack([counts, np.full((views - read, ranks), unread_count)])
+        return np.asarray(np.maximum(-np.sort(-every, axis=0)[most - 1], 0), np.int_)
+
+    least, greatest = agreed(-1), agreed(np.iinfo(np.int_).max)
+    return least if (least == greatest).all() else None
+
+
 def _inside_alike(boxes: Detections, others: Detections, share: float) -> NDArray[np.bool_]:
     """Which ``boxes`` lie at least ``share`` inside one of ``others`` of their rank."""
     inside = box_inside(boxes.xyxy, others.xyxy) >= share
@@ -308,7 +364,7 @@ class PlaySegmenter:
             rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
             that nothing else held, was wrong; 2 of the 236 below 0.4 were. On 22 more, 0.5
             would hold 332 plays instead of 199 to catch 2 wrong ones), unless nothing
-            else holds it and every closer view reads its unsure cards from this up
+            else holds it and most closer views read its unsure cards from this up
             (:meth:`_read_surely_closer`).
         repair_conf: cards read below this are unsure: when the rules refuse a play, its
             unsure cards may be set aside or read as their second choice.
@@ -452,15 +508,16 @@ class PlaySegmenter:
             moving: something moves over the table (a hand), so nothing is stable yet.
             closer: reads a seat's zone of this frame again, closer (asked only when a play
                 is committed with faint cards of its ranks beside it that the rules would take
-                as well as not): as many cards as every closer view counts more of a rank than
+                as well as not): as many cards as most closer views count more of a rank than
                 the frame's detections count in the zone are taken into the play, faint ones
-                first (the views are read until one counts no more). Asked too when the rules
+                first (the views are read until most of them agree: of three, the third only
+                when the first two disagree). Asked too when the rules
                 refuse a play that up to :data:`MAX_MISSED` more cards of one of its ranks
                 would mend, if nothing else explains the refusal: the cards the views count are
                 taken in if the rules then take the play. And for the zone of the play a
                 refused play answers, when nothing else explains the refusal (the views are
                 read until one does). And for a play held only for an unsure card: it is not
-                held if every view reads the card surely. Asked as well, for the same zones,
+                held if most views read the card surely. Asked as well, for the same zones,
                 once the picture has stood ``look_ahead`` of the window: the caller that keeps
                 each zone's views until the zone is detected again reads them once, before the
                 commit needs them.
@@ -834,7 +891,7 @@ class PlaySegmenter:
         its ranks beside a play the rules take, that they would take as well with them, are
         taken in when the ``closer`` views of its zone count them (:meth:`_counted_closer`,
         against the picture's ``current`` cards). When the rules refuse the play and faint
-        cards taken in mend it, its zone is read closer first: if every view counts them, no
+        cards taken in mend it, its zone is read closer first: if most views count them, no
         other play's reading is weighed against them (:meth:`_seen_closer`). When the rules
         refuse the play and nothing else explains it, its own zone is read closer for cards
         of its ranks the rules want (:meth:`_counted_for_rules`), and failing that the play it
@@ -992,7 +1049,7 @@ class PlaySegmenter:
 
     def _seen_closer(self, closer: CloserLook, current: Detections, seat: int,
                      taken: Detections) -> bool:
-        """Whether every closer view of ``seat``'s zone counts the faint cards ``taken`` into
+        """Whether most closer views of ``seat``'s zone count the faint cards ``taken`` into
         a refused play (:meth:`_counted_closer`): then the rules' refusal is explained by the
         play as read short of them, not by another play read wrong (JJ answering TT, read as
         one J and the second J's strip faintly, is not a reason to read a lead 99 as 9)."""
@@ -1004,31 +1061,45 @@ class PlaySegmenter:
     def _read_surely_closer(self, closer: CloserLook, current: Detections, seat: int,
                             cards: Detections) -> NDArray[np.float32]:
         """The confidence of each of ``cards``, its unsure ones (below ``review_conf``) read
-        again from the closer views of ``seat``'s zone: the least that a view gives the box
-        surest on the card (IoU at least ``memory_iou``), if every view reads each of them
-        surely as its rank and counts as many cards of the play's ranks as ``current`` holds
-        in the zone; else ``cards.confidence``. A card the detector was unsure of at the
-        camera's scale is most often read surely when enlarged, as a stray box is not read
-        at all."""
+        again from the closer views of ``seat``'s zone: the least that the views reading them
+        surely give the box surest on each card (IoU at least ``memory_iou``), if most views
+        read each of them surely as its rank and count as many cards of the play's ranks as
+        ``current`` holds in the zone; else ``cards.confidence``. The views are read until
+        most of them agree. A card the detector was unsure of at the camera's scale is most
+        often read surely when enlarged, as a stray box is not read at all."""
         unsure = cards.confidence < self.review_conf
-        surest: NDArray[np.float32] | None = None
         in_zone = current[current.data["seat"] == seat]
-        for seen, more in self._closer_counts(closer, seat, in_zone, np.unique(cards.class_id)):
-            if more.any():
-                return cards.confidence
-            on = box_iou(cards.xyxy[unsure], seen.xyxy) >= self.memory_iou
-            if not on.any(axis=1).all():
-                return cards.confidence
-            best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
-            if (seen.class_id[best] != cards.class_id[unsure]).any():
-                return cards.confidence
-            read = seen.confidence[best]
-            surest = read if surest is None else np.minimum(surest, read)
-        if surest is None or surest.min() < self.review_conf:
+        views = closer(seat)
+        most = len(views) // 2 + 1
+        sure: list[NDArray[np.float32]] = []
+        doubted = 0
+        for seen, more in self._closer_counts(views, seat, in_zone, np.unique(cards.class_id)):
+            read = self._read_surely(seen, more, cards[unsure])
+            if read is None:
+                doubted += 1
+            else:
+                sure.append(read)
+            if len(sure) >= most or doubted > len(views) - most:
+                break
+        if len(sure) < most:
             return cards.confidence
         confidence = cards.confidence.copy()
-        confidence[unsure] = surest
+        confidence[unsure] = np.min(sure, axis=0)
         return confidence
+
+    def _read_surely(self, seen: Detections, more: NDArray[np.int_], unsure: Detections
+                     ) -> NDArray[np.float32] | None:
+        """How surely the closer view ``seen`` reads each of the ``unsure`` cards as its rank
+        (its surest box on the card), if it counts ``more`` of none of their ranks and reads
+        each of them so from ``review_conf``; else ``None``."""
+        on = box_iou(unsure.xyxy, seen.xyxy) >= self.memory_iou
+        if more.any() or not on.any(axis=1).all():
+            return None
+        best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
+        read = seen.confidence[best]
+        if (seen.class_id[best] != unsure.class_id).any() or read.min() < self.review_conf:
+            return None
+        return np.asarray(read, np.float32)
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> _TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it
@@ -1165,10 +1236,11 @@ class PlaySegmenter:
         answered = self._replayable_answered(seat)
         if answered is None:
             return []
-        for view in closer(answered.seat):
+        views = closer(answered.seat)
+        for i in range(len(views)):
             revision = self._recent_revised(
-                prior, seat, cards, [(r, 0, answered) for r in self._read_closer(answered, view)],
-                than=np.inf)
+                prior, seat, cards,
+                [(r, 0, answered) for r in self._read_closer(answered, views[i])], than=np.inf)
             if revision:
                 return revision
         return []
@@ -1338,23 +1410,24 @@ class PlaySegmenter:
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]
         return nearby[np.array(alike, np.int_)]
 
-    def _closer_counts(self, closer: CloserLook, seat: int, in_zone: Detections,
+    def _closer_counts(self, views: CloserViews, seat: int, in_zone: Detections,
                        ranks: NDArray[np.int_]) -> Iterator[tuple[Detections, NDArray[np.int_]]]:
-        """Each closer view of ``seat``'s zone in turn, read as it is asked for: its boxes that
-        count, and of each of ``ranks`` how many more of them it counts than ``in_zone`` (the
-        picture's cards that count in the zone) holds."""
+        """Each of ``views`` of ``seat``'s zone in turn, read as it is asked for: its boxes
+        that count, and of each of ``ranks`` how many more of them it counts than ``in_zone``
+        (the picture's cards that count in the zone) holds."""
         held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
-        for view in closer(seat):
-            seen = view[self.counts(view)]
+        for i in range(len(views)):
+            seen = views[i][self.counts(views[i])]
             yield seen, np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
 
     def _counted_closer(self, closer: CloserLook, current: Detections, seat: int,
                         ranks: NDArray[np.int_], alike: Detections) -> Detections:
-        """The cards of ``ranks`` that the closer views of ``seat``'s zone count: of each rank,
-        as many as every view counts more cards of it than ``current`` (the picture's cards
-        that count) holds in the zone. They are the faint cards of ``alike`` (surest first),
-        then, past those, the first view's boxes of the rank that overlap the zone's cards
-        least. The views are read until one counts no more of any rank.
+        """The cards of ``ranks`` that most closer views of ``seat``'s zone count: of each
+        rank, as many as most views count more cards of it than ``current`` (the picture's
+        cards that count) holds in the zone (:func:`agreed_count`). They are the faint cards
+        of ``alike`` (surest first), then, past those, the boxes of the rank that overlap the
+        zone's cards least, in the first view that counts them. The views are read until most
+        of them agree: of three, the third only when the first two disagree.
 
         A tight fan's strip that the detector finds faintly at the camera's scale, or not at
         all, is most often found surely when the zone is enlarged, while a second box on one
@@ -1366,22 +1439,24 @@ class PlaySegmenter:
         and 1 of 613). Read with the pipeline's looser NMS and taking in past the faint cards,
         the views took cards into 32 plays of those rounds, all of them right."""
         in_zone = current[current.data["seat"] == seat]
-        more: NDArray[np.int_] | None = None   # of each rank, the fewest more any view counts
-        first = Detections.empty()
-        for seen, counted in self._closer_counts(closer, seat, in_zone, ranks):
-            if more is None:
-                more, first = counted, seen
-            else:
-                more = np.minimum(more, counted)
-            if (more <= 0).all():
+        views = closer(seat)
+        read: list[Detections] = []
+        counts: list[NDArray[np.int_]] = []
+        agreed = agreed_count(np.zeros((0, len(ranks)), np.int_), len(views))
+        for seen, counted in self._closer_counts(views, seat, in_zone, ranks):
+            read.append(seen)
+            counts.append(counted)
+            agreed = agreed_count(np.array(counts), len(views))
+            if agreed is not None:
                 break
-        if more is None:
+        if agreed is None or not agreed.any():
             return Detections.empty()
         taken = []
-        for rank, count in zip(ranks, np.maximum(more, 0)):
+        for r, (rank, count) in enumerate(zip(ranks, agreed)):
             faint = alike[alike.class_id == rank][:count]
-            boxes = first[first.class_id == rank]
-            if len(faint) < count and len(boxes):
+            if len(faint) < count:
+                boxes = next(seen for seen, counted in zip(read, counts) if counted[r] >= count)
+                boxes = boxes[boxes.class_id == rank]
                 covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
                 overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
                 least = np.argsort(overlap, kind="stable")[:count - len(faint)]

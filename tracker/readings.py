@@ -188,7 +188,7 @@ def not_found_twice(faint: Detections) -> Detections:
     """``faint`` less the second boxes of cards found twice from their own corner
     (``data["found_twice"]``): beside a play they cast no doubt on its count. On 70 rendered
     rounds, 352 of the 1076 held plays were held for them alone, and every one was right.
-    The zone is still read closer for them, and a card every view counts is taken in (a fan's
+    The zone is still read closer for them, and a card most views count is taken in (a fan's
     strip missed, its neighbour found twice)."""
     return faint[~found_twice(faint)]
 

@@ -250,8 +250,10 @@ def test_the_closer_views_are_read_ahead_of_the_commit_and_anew_when_the_zone_ch
     assert (event["seat"], event["cards"]) == (3, "KKK")
     assert "took in K (conf 0.140), counted when its zone was read closer" in event["reason"]
     height, width = crops[3]
+    # Each time, the first two views count the card: they are most of the three.
+    assert len(CLOSER_SCALES) == 3
     assert [size for size in detector.sizes if size not in crops] == 2 * [
-        (round(height * scale), round(width * scale)) for scale in CLOSER_SCALES]
+        (round(height * scale), round(width * scale)) for scale in CLOSER_SCALES[:2]]
     assert read_by_then in views   # nothing read in the frame that committed the play
 
 
@@ -280,7 +282,7 @@ def test_the_closer_views_are_read_with_a_looser_nms_where_the_detector_has_one(
     height, width = crops[3]
     assert all(size in crops for size in detector.sizes)
     assert loose.sizes == [(round(height * scale), round(width * scale))
-                           for scale in CLOSER_SCALES]
+                           for scale in CLOSER_SCALES[:2]]   # the first two agree
     # A detector without a threshold to set reads the closer views itself.
     assert Pipeline([], LAYOUT, blob_detector).closer_detector is blob_detector
 
