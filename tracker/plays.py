@@ -13,7 +13,8 @@ stability window, then compares that stable picture with what it remembers of th
 - when (almost) no remembered card is seen any more, the trick was gathered: a ``collect``;
   new cards first seen in that picture that are all unsure and that the rules refuse are the
   swept trick's own cards read anew in the pile, not a play; so are unsure new cards the
-  rules refuse that lie where faint cards lay beside an earlier play of the trick.
+  rules refuse (after the picture's plays before them) that lie where faint cards lay beside
+  an earlier play of the trick.
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
 sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
@@ -708,6 +709,9 @@ class PlaySegmenter:
                 members = self._not_taken(members, taken)
                 if not len(members):
                     continue
+                if i and self._stray(prior, seat, members, swept=picture.gathered):
+                    self._leftovers = Detections.merge([self._leftovers, members])
+                    continue
                 later = {other: rest for other, cards in plays[i + 1:]
                          if len(rest := self._not_taken(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
@@ -801,24 +805,27 @@ class PlaySegmenter:
 
     def _set_aside_strays(self, plays: list[tuple[int, Detections]], *, swept: bool
                           ) -> list[tuple[int, Detections]]:
-        """``plays`` less those that are cards already there, seen anew: every card unsure,
-        the rules refusing the play, and either the trick ``swept`` together in this picture
-        (its own cards, moved and read anew: a small joker read in the pile when four were
-        played already) or every card lying where a faint card lay beside an earlier play of
-        the trick, not taken in (a faint 9 beside a lead of 99, read at 0.291 when AA landed in
-        the next zone). Those become stragglers."""
+        """``plays`` less those at their head that are strays (:meth:`_stray`) to the rules as
+        they stand before the picture, which become stragglers: the first play left may open a
+        new deal. The commit judges each later play by the rules after the plays before it."""
         prior = self._rules()
-        if prior is None:
-            return plays
-        kept = []
-        for seat, cards in plays:
-            if (bool((cards.confidence < self.repair_conf).all())
-                    and (swept or self._where_faint_cards_lay(cards))
-                    and prior.objection(seat, format_play(cards.class_id))):
-                self._leftovers = Detections.merge([self._leftovers, cards])
-            else:
-                kept.append((seat, cards))
-        return kept
+        while plays and self._stray(prior, *plays[0], swept=swept):
+            self._leftovers = Detections.merge([self._leftovers, plays[0][1]])
+            plays = plays[1:]
+        return plays
+
+    def _stray(self, prior: Prior | None, seat: int, cards: Detections, *, swept: bool) -> bool:
+        """Whether a play of ``cards`` from ``seat`` is cards already there, seen anew: every
+        card unsure, ``prior`` refusing the play, and either the trick ``swept`` together in
+        this picture (its own cards, moved and read anew: a small joker read in the pile when
+        four were played already) or every card lying where a faint card lay beside an earlier
+        play of the trick, not taken in (a faint 9 beside a lead of 99, read at 0.291 when AA
+        landed in the next zone; a faint A beside a lead of 4s, read at 0.21 when the answer
+        landed, refused only once the answer is made: to rules that have not seen it, a lead of
+        its own, every other seat passing)."""
+        return (prior is not None and bool((cards.confidence < self.repair_conf).all())
+                and (swept or self._where_faint_cards_lay(cards))
+                and prior.objection(seat, format_play(cards.class_id)) is not None)
 
     def _where_faint_cards_lay(self, cards: Detections) -> bool:
         """Whether each of ``cards`` lies where a faint card lay beside a play of the trick."""

@@ -1246,6 +1246,18 @@ def test_a_faint_card_beside_a_play_read_surer_later_is_no_play(zones, seen_fain
     assert plays(hold(segmenter, picture, 2.0, 1.0)) == []
 
 
+def test_a_faint_card_read_surer_as_the_answer_lands_is_judged_after_the_answer(zones):
+    # Seat 0 leads 44, a faint A beside it. In the picture where seat 1 answers 66 the A reads
+    # 0.21, enough to count: to rules that have not seen the answer, seat 0 leading again,
+    # every other seat passing; after it, a single refused against a pair.
+    segmenter, match = refereed(zones)
+    events = follow(segmenter, match, cards(*fan("44", 600, 560), ("A", 642, 560, 0.15)), 0.0)
+    assert plays(events) == [(0, "44")]
+    picture = cards(*fan("44", 600, 560), ("A", 642, 560, 0.21), *fan("66", 860, 480))
+    assert plays(follow(segmenter, match, picture, 1.0)) == [(1, "66")]
+    assert match.errors == []
+
+
 def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction(zones):
     segmenter, match = refereed(zones)
     leads = [[*fan("22", 560, 560), ("2", 588, 560, 0.34), ("Q", 602, 560)],
