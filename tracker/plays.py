@@ -24,8 +24,9 @@ held too), with ``reason``. A play held only for an unsure card is let through w
 closer views of its zone read that card surely as its rank and count the play's ranks as the
 picture does (its ``conf`` is then the card's least sure closer reading). A faint card is
 taken into the play when the caller can read the zone again from closer views and most of
-them count it (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read surely; so are the
-strips the views count past the faint cards, which the detector had not found at all.
+them count it (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read
+surely; so are the strips the views count past the faint cards, which the detector had not
+found at all.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
@@ -124,6 +125,7 @@ __all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP",
            "match_boxes"]
 
 Event = dict[str, Any]
+
 
 class CloserViews(Protocol):
     """A zone's closer views: one :class:`Detections` per view, in image pixels, the zone's own
@@ -512,10 +514,10 @@ class PlaySegmenter:
                 as well as not): as many cards as most closer views count more of a rank than
                 the frame's detections count in the zone are taken into the play, faint ones
                 first (the views are read until most of them agree: of three, the third only
-                when the first two disagree). Asked too when the rules
-                refuse a play that up to :data:`MAX_MISSED` more cards of one of its ranks
-                would mend, if nothing else explains the refusal: the cards the views count are
-                taken in if the rules then take the play. And for the zone of the play a
+                when the first two disagree). Asked too when the rules refuse a play that up
+                to :data:`MAX_MISSED` more cards of one of its ranks would mend, if nothing
+                else explains the refusal: the cards the views count are taken in if the rules
+                then take the play. And for the zone of the play a
                 refused play answers, when nothing else explains the refusal (the views are
                 read until one does). And for a play held only for an unsure card: it is not
                 held if most views read the card surely. Asked as well, for the same zones,
