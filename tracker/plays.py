@@ -807,14 +807,17 @@ class PlaySegmenter:
 
     def _set_aside_strays(self, plays: list[tuple[int, Detections]], *, swept: bool
                           ) -> list[tuple[int, Detections]]:
-        """``plays`` less those at their head that are strays (:meth:`_stray`) to the rules as
-        they stand before the picture, which become stragglers: the first play left may open a
-        new deal. The commit judges each later play by the rules after the plays before it."""
+        """``plays`` less the strays (:meth:`_stray`) to the rules as they stand before the
+        picture, which become stragglers: the first play left may open a new deal. The commit
+        judges each later play again, by the rules after the plays before it."""
         prior = self._rules()
-        while plays and self._stray(prior, *plays[0], swept=swept):
-            self._leftovers = Detections.merge([self._leftovers, plays[0][1]])
-            plays = plays[1:]
-        return plays
+        kept = []
+        for seat, cards in plays:
+            if self._stray(prior, seat, cards, swept=swept):
+                self._leftovers = Detections.merge([self._leftovers, cards])
+            else:
+                kept.append((seat, cards))
+        return kept
 
     def _stray(self, prior: Prior | None, seat: int, cards: Detections, *, swept: bool) -> bool:
         """Whether a play of ``cards`` from ``seat`` is cards already there, seen anew: every
