@@ -368,8 +368,8 @@ class Pipeline:
         ahead of its commit (while the picture stands), and each look costs a detector run."""
         def read_view(index: int) -> Detections:
             started = time.perf_counter()
-            view = self.zones.detect(image, functools.partial(
-                self._read_enlarged, scale=self.closer_scales[index]), [seat])
+            view = self.zones.detect_each(image, functools.partial(
+                self._read_enlarged, scale=self.closer_scales[index]), [seat])[seat]
             self.stats.detector_seconds += time.perf_counter() - started
             return view
 

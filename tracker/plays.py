@@ -286,7 +286,8 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
 def agreed_count(counts: NDArray[np.int_], views: int) -> NDArray[np.int_] | None:
     """Of each rank, the most cards more than the picture counts that most of ``views``
     closer views count, from ``counts`` ``(read, ranks)``, the views read so far; ``None``
-    while the views not read yet could still change it.
+    while the views not read yet could still change it. With counts of 1 and 0 (each view
+    reading a card surely or not), 1 when most views do.
 
     Two views of three counting a card is the count; the third is read only when the first
     two disagree:
@@ -1082,18 +1083,18 @@ class PlaySegmenter:
         unsure = cards.confidence < self.review_conf
         in_zone = current[current.data["seat"] == seat]
         views = closer(seat)
-        most = len(views) // 2 + 1
         sure: list[NDArray[np.float32]] = []
-        doubted = 0
+        votes: list[list[bool]] = []
+        agreed: NDArray[np.int_] | None = None   # no view at all: none reads it surely
         for seen, more in self._closer_counts(views, seat, in_zone, np.unique(cards.class_id)):
             read = self._read_surely(seen, more, cards[unsure])
-            if read is None:
-                doubted += 1
-            else:
+            if read is not None:
                 sure.append(read)
-            if len(sure) >= most or doubted > len(views) - most:
+            votes.append([read is not None])
+            agreed = agreed_count(np.array(votes, np.int_), len(views))
+            if agreed is not None:
                 break
-        if len(sure) < most:
+        if agreed is None or not agreed.any():
             return cards.confidence
         confidence = cards.confidence.copy()
         confidence[unsure] = np.min(sure, axis=0)
@@ -1457,7 +1458,7 @@ class PlaySegmenter:
         views = closer(seat)
         read: list[Detections] = []
         counts: list[NDArray[np.int_]] = []
-        agreed = agreed_count(np.zeros((0, len(ranks)), np.int_), len(views))
+        agreed: NDArray[np.int_] | None = None   # no view at all: none counts a card
         for seen, counted in self._closer_counts(views, seat, in_zone, ranks):
             read.append(seen)
             counts.append(counted)
