@@ -45,8 +45,11 @@ read), makes all of them plays the rules take, more cheaply than mending the new
 segmenter corrects that play: an event carrying ``fixes``, the ``seq`` every event carries (a
 lead read with a tight fan's strip too many is mended by the plays answering it, instead of
 each answer losing a card; the play a refused play answers may have two cards changed, a tight
-fan losing two strips at once). The plays after a play are firmer evidence about it than the
-rules alone are about the play they refuse, so an earlier play's cards read below
+fan losing two strips at once). A refused play whose zone, read closer, shows the cards it
+lacks is not weighed so: what most views count is evidence, a lead mended to fit is a guess
+(22777777 led with a 7 read at 0.52, and SJ SJ 22KKKK answering it read a K short, a K its
+zone read closer counts). The plays after a play are firmer evidence about it than the rules
+alone are about the play they refuse, so an earlier play's cards read below
 ``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
 three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
@@ -906,10 +909,12 @@ class PlaySegmenter:
         against the picture's ``current`` cards). When the rules refuse the play and faint
         cards taken in mend it, its zone is read closer first: if most views count them, no
         other play's reading is weighed against them (:meth:`_seen_closer`). When the rules
-        refuse the play and nothing else explains it, its own zone is read closer for cards
-        of its ranks the rules want (:meth:`_counted_for_rules`), and failing that the play it
-        answers is read again from ``closer`` views (:meth:`_answered_read_closer`). A play
-        that opens a new deal while the rules hold open round ``stale`` is held for review."""
+        refuse the play and no reading of its own cards and the faint ones beside it mends
+        it, its own zone is read closer for cards of its ranks the rules want
+        (:meth:`_counted_for_rules`), before any other play's reading is weighed; failing
+        that and all else, the play it answers is read again from ``closer`` views
+        (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold
+        open round ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -945,6 +950,9 @@ class PlaySegmenter:
                 repair = replace(repair, change=f"{repair.change}, counted when its zone was "
                                                 f"read closer")
                 revision = []
+            elif repair is None and closer is not None and (completed := self._counted_for_rules(
+                    prior, seat, cards, nearby, current, closer)) is not None:
+                repair = completed   # evidence as well: weighed before any other play's reading
             else:
                 pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
                 than = repair.cost if repair else pair.cost if pair else np.inf
@@ -953,8 +961,6 @@ class PlaySegmenter:
                     or self._earlier_revision(prior, seat, cards.class_id, than=than))
                 if revision:   # an earlier play mended, this one stands as read
                     repair = None
-            if not revision and repair is None and closer is not None:
-                repair = self._counted_for_rules(prior, seat, cards, nearby, current, closer)
             if not revision and repair is None and closer is not None:
                 revision = self._answered_read_closer(prior, seat, text, closer)
             if not revision and repair is None and pair is not None:

@@ -749,6 +749,30 @@ def test_an_answer_corrects_a_lead_read_fairly_surely_with_a_card_too_many(zones
     assert match.to_json()["trick"]["plays"][0]["cards"] == lead
 
 
+@pytest.mark.parametrize(("views", "lead", "answer"), [
+    ((fan("6666", 860, 480), fan("6666", 860, 480)), "5555", "6666"),
+    ((fan("6666", 860, 480), fan("666", 860, 480)), "555", "666"),
+], ids=["most-views-count-it", "no-majority"])
+def test_a_refused_answer_its_zone_read_closer_completes_leaves_the_lead_as_read(
+        zones, views, lead, answer):
+    # 5555 led, its fourth five read fairly surely (0.55: an answer of three mends it, as
+    # above); 6666 answers, a tight fan read 666. Its own zone read closer is evidence, weighed
+    # before any other play's reading: when most views count the fourth six, the answer takes
+    # it in and the lead stands.
+    segmenter, match = refereed(zones)
+    laid = [*fan("555", 600, 560), ("5", 642, 560, 0.55)]
+    follow(segmenter, match, cards(*laid), 0.0)
+    closer = CloserLook(zones, *views)
+    events = follow(segmenter, match, cards(*laid, *fan("666", 860, 480)), 1.0, closer=closer)
+    assert closer.asked[0] == 1
+    assert plays(events)[-1] == (1, answer) and events[-1]["review"]
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    if lead == "5555":
+        assert events[-1]["reason"] == ("rules: 666 does not beat 5555: 3 cards against 4; "
+                                        "took in 6 (conf 0.900), counted when its zone was "
+                                        "read closer")
+
+
 def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     # 888 was committed as 88, its last 8 not yet seen; that 8 shows with the KKK answering
     # it. It is no play of its own (seat 0 is not to act): the lead is corrected to 888 and
