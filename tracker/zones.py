@@ -4,7 +4,8 @@
 never draws. :meth:`SeatZones.trigger` gives the seat of every box (−1 outside the play area);
 :meth:`SeatZones.warp` cuts a seat's zone out as an upright crop with its player at the bottom at
 native camera resolution, so the detector sees cards roughly upright and large, and
-:meth:`SeatZones.detect` runs a detector on such crops and maps the boxes back to the image.
+:meth:`SeatZones.detect_each` runs a detector on such crops and maps each seat's boxes back to
+the image (:func:`merge_crops` makes them one set).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -169,22 +170,16 @@ class SeatZones:
                                    borderMode=cv2.BORDER_REPLICATE)
         return ZoneCrop(seat=seat, image=np.asarray(crop, np.uint8), matrix=matrix)
 
-    def detect(self, image: NDArray[np.uint8], detector: Callable[[NDArray[np.uint8]], Detections],
-               seats: Iterable[int] = range(SEAT_COUNT)) -> Detections:
-        """Run ``detector`` on the upright crop of each of ``seats`` and return image boxes:
-        :meth:`detect_each`'s boxes merged by :func:`merge_crops` (of two boxes that two
-        crops kept of one card on their border, only the surer). The result carries
-        ``data["seat"]``, and the detector's own ``data`` entries."""
-        return merge_crops(self.detect_each(image, detector, seats).values())
-
     def detect_each(self, image: NDArray[np.uint8],
                     detector: Callable[[NDArray[np.uint8]], Detections],
                     seats: Iterable[int] = range(SEAT_COUNT)) -> dict[int, Detections]:
         """Each of ``seats``' boxes: ``detector`` run on its upright crop, mapped back to the
         image, each box kept only by the crop of the seat that owns its centre (a crop
         reaches past its zone, so a border card is seen by two crops). Each seat's boxes
-        carry ``data["seat"]``; a caller that keeps them per seat, reading some zones again
-        later, merges them with :func:`merge_crops` itself."""
+        carry ``data["seat"]`` and the detector's own ``data`` entries; :func:`merge_crops`
+        makes them one set (of two boxes that two crops kept of one card on their border, only
+        the surer), which a caller keeping them per seat, reading some zones again later, does
+        when it needs it."""
         parts = {}
         for seat in seats:
             crop = self.warp(image, seat)

@@ -63,7 +63,7 @@ def test_detect_maps_crop_boxes_back_and_keeps_each_card_once(layout, zones):
                                         np.float32),
                           confidence=np.array([0.9], np.float32), class_id=np.array([3]))
 
-    found = zones.detect(image, blob_detector)
+    found = merge_crops(zones.detect_each(image, blob_detector).values())
     assert len(found) == 1
     # Per seat, the square is only its owner's; every seat asked for answers, empty or not.
     owner = layout.seat_at((810, 620))
