@@ -1088,18 +1088,16 @@ class PlaySegmenter:
         often read surely when enlarged, as a stray box is not read at all."""
         unsure = cards.confidence < self.review_conf
         in_zone = current[current.data["seat"] == seat]
-        views = closer(seat)
         sure: list[NDArray[np.float32]] = []
-        votes: list[list[bool]] = []
-        agreed: NDArray[np.int_] | None = None   # no view at all: none reads it surely
-        for seen, more in self._closer_counts(views, seat, in_zone, np.unique(cards.class_id)):
+
+        def reads_surely(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
             read = self._read_surely(seen, more, cards[unsure])
             if read is not None:
                 sure.append(read)
-            votes.append([read is not None])
-            agreed = agreed_count(np.array(votes, np.int_), len(views))
-            if agreed is not None:
-                break
+            return np.array([read is not None], np.int_)
+
+        agreed, _ = self._agreed_views(closer(seat), seat, in_zone, np.unique(cards.class_id),
+                                       reads_surely)
         if agreed is None or not agreed.any():
             return cards.confidence
         confidence = cards.confidence.copy()
@@ -1439,6 +1437,22 @@ class PlaySegmenter:
             seen = views[i][self.counts(views[i])]
             yield seen, np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
 
+    def _agreed_views(self, views: CloserViews, seat: int, in_zone: Detections,
+                      ranks: NDArray[np.int_],
+                      vote: Callable[[Detections, NDArray[np.int_]], NDArray[np.int_]]
+                      ) -> tuple[NDArray[np.int_] | None, list[tuple[Detections, NDArray[np.int_]]]]:
+        """``views`` read in turn (:meth:`_closer_counts`) until most of them agree on what
+        ``vote`` counts of each view: that count (:func:`agreed_count`; ``None`` when there is
+        no view), and the views read, each with the ``more`` it counts."""
+        read, votes = [], []
+        for seen, more in self._closer_counts(views, seat, in_zone, ranks):
+            read.append((seen, more))
+            votes.append(vote(seen, more))
+            agreed = agreed_count(np.array(votes, np.int_), len(views))
+            if agreed is not None:
+                return agreed, read
+        return None, read
+
     def _counted_closer(self, closer: CloserLook, current: Detections, seat: int,
                         ranks: NDArray[np.int_], alike: Detections) -> Detections:
         """The cards of ``ranks`` that most closer views of ``seat``'s zone count: of each
@@ -1461,23 +1475,15 @@ class PlaySegmenter:
         1.4 and 1.6 times counted them for 99, both views at 1.3 and 1.4 for 87, and neither
         took in a card too many (docs/vision-pipeline.md, step 32)."""
         in_zone = current[current.data["seat"] == seat]
-        views = closer(seat)
-        read: list[Detections] = []
-        counts: list[NDArray[np.int_]] = []
-        agreed: NDArray[np.int_] | None = None   # no view at all: none counts a card
-        for seen, counted in self._closer_counts(views, seat, in_zone, ranks):
-            read.append(seen)
-            counts.append(counted)
-            agreed = agreed_count(np.array(counts), len(views))
-            if agreed is not None:
-                break
+        agreed, read = self._agreed_views(closer(seat), seat, in_zone, ranks,
+                                          lambda seen, more: more)
         if agreed is None or not agreed.any():
             return Detections.empty()
         taken = []
         for r, (rank, count) in enumerate(zip(ranks, agreed)):
             faint = alike[alike.class_id == rank][:count]
             if len(faint) < count:
-                boxes = next(seen for seen, counted in zip(read, counts) if counted[r] >= count)
+                boxes = next(seen for seen, more in read if more[r] >= count)
                 boxes = boxes[boxes.class_id == rank]
                 covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
                 overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
