@@ -100,7 +100,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard
 
@@ -1096,7 +1096,7 @@ class PlaySegmenter:
                 sure.append(read)
             return np.array([read is not None], np.int_)
 
-        agreed, _ = self._agreed_views(closer(seat), seat, in_zone, np.unique(cards.class_id),
+        agreed, _ = self._agreed_views(closer(seat), in_zone, np.unique(cards.class_id),
                                        reads_surely)
         if agreed is None or not agreed.any():
             return cards.confidence
@@ -1427,25 +1427,19 @@ class PlaySegmenter:
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]
         return nearby[np.array(alike, np.int_)]
 
-    def _closer_counts(self, views: CloserViews, seat: int, in_zone: Detections,
-                       ranks: NDArray[np.int_]) -> Iterator[tuple[Detections, NDArray[np.int_]]]:
-        """Each of ``views`` of ``seat``'s zone in turn, read as it is asked for: its boxes
-        that count, and of each of ``ranks`` how many more of them it counts than ``in_zone``
-        (the picture's cards that count in the zone) holds."""
-        held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
-        for i in range(len(views)):
-            seen = views[i][self.counts(views[i])]
-            yield seen, np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
-
-    def _agreed_views(self, views: CloserViews, seat: int, in_zone: Detections,
-                      ranks: NDArray[np.int_],
+    def _agreed_views(self, views: CloserViews, in_zone: Detections, ranks: NDArray[np.int_],
                       vote: Callable[[Detections, NDArray[np.int_]], NDArray[np.int_]]
                       ) -> tuple[NDArray[np.int_] | None, list[tuple[Detections, NDArray[np.int_]]]]:
-        """``views`` read in turn (:meth:`_closer_counts`) until most of them agree on what
-        ``vote`` counts of each view: that count (:func:`agreed_count`; ``None`` when there is
-        no view), and the views read, each with the ``more`` it counts."""
+        """A zone's ``views`` read in turn, each as its boxes that count and ``more``, of each
+        of ``ranks`` how many more of them it counts than ``in_zone`` (the picture's cards that
+        count in the zone) holds, until most views agree on what ``vote(seen, more)`` counts:
+        that count (:func:`agreed_count`; ``None`` when there is no view), and the views read,
+        each with its ``more``."""
+        held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
         read, votes = [], []
-        for seen, more in self._closer_counts(views, seat, in_zone, ranks):
+        for i in range(len(views)):
+            seen = views[i][self.counts(views[i])]
+            more = np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
             read.append((seen, more))
             votes.append(vote(seen, more))
             agreed = agreed_count(np.array(votes, np.int_), len(views))
@@ -1475,7 +1469,7 @@ class PlaySegmenter:
         1.4 and 1.6 times counted them for 99, both views at 1.3 and 1.4 for 87, and neither
         took in a card too many (docs/vision-pipeline.md, step 32)."""
         in_zone = current[current.data["seat"] == seat]
-        agreed, read = self._agreed_views(closer(seat), seat, in_zone, ranks,
+        agreed, read = self._agreed_views(closer(seat), in_zone, ranks,
                                           lambda seen, more: more)
         if agreed is None or not agreed.any():
             return Detections.empty()
