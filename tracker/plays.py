@@ -110,6 +110,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tracker.gather import GatherRule
 from tracker.readings import (
+    SET_ASIDE_WEIGHT,
     PlayReader,
     Reading,
     described,
@@ -953,6 +954,9 @@ class PlaySegmenter:
             elif repair is None and closer is not None and (completed := self._counted_for_rules(
                     prior, seat, cards, nearby, current, closer)) is not None:
                 repair = completed   # evidence as well: weighed before any other play's reading
+            elif closer is not None and (revision := self._answered_counted_closer(
+                    prior, seat, text, current, closer)):
+                repair = None   # evidence about the play answered: this one stands as read
             else:
                 pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
                 than = repair.cost if repair else pair.cost if pair else np.inf
@@ -1262,6 +1266,58 @@ class PlaySegmenter:
                 return revision
         return []
 
+    def _answered_counted_closer(self, prior: Prior, seat: int, cards: str,
+                                 current: Detections, closer: CloserLook
+                                 ) -> list[tuple[_TrickPlay, Reading]]:
+        """The play that ``cards`` from ``seat`` answers (the trick's last), with as many
+        cards of each of its ranks as most closer views of its zone count, where that differs
+        from the count reported: cards the views count more taken in (as
+        :meth:`_counted_closer` takes them), its least sure cards of a rank the views count
+        fewer of set aside (each read below ``mend_conf``); if the rules then take every
+        recent play and ``cards`` as read, each recent play with its reading (see
+        :meth:`_recent_revised`), else none. Only while the picture's ``current`` cards in
+        the zone are the play as reported, the count the views are weighed against.
+
+        What most views count is evidence, as a refused answer's own zone read closer is
+        (:meth:`_counted_for_rules`), where the cheapest other reading is a guess: 7777 led,
+        read 77777 with a box on no card at 0.36, and JJJJ answering it, refused, were taken
+        with a faint J beside the answer, while all three views count four 7s."""
+        answered = self._replayable_answered(seat)
+        if answered is None:
+            return []
+        reported = answered.reading.cards
+        ranks = np.unique(reported.class_id)
+        in_zone = current[current.data["seat"] == answered.seat]
+        if any(np.sum(in_zone.class_id == rank) != np.sum(reported.class_id == rank)
+               for rank in ranks):
+            return []
+        agreed, read = self._agreed_views(closer(answered.seat), in_zone, ranks,
+                                          lambda seen, more: np.concatenate([more, -more]))
+        if agreed is None or not agreed.any():
+            return []
+        more, fewer = np.split(agreed, 2)
+        aside: list[int] = []
+        for rank, count in zip(ranks, fewer):
+            of_rank = np.flatnonzero(reported.class_id == rank)
+            least_sure = of_rank[np.argsort(reported.confidence[of_rank], kind="stable")[:count]]
+            if count and reported.confidence[least_sure].max() >= self.mend_conf:
+                return []   # a card read surely is not set aside on a count
+            aside += least_sure.tolist()
+        taken = _cards_counted(ranks, more, read, in_zone,
+                               answered.faint[np.isin(answered.faint.class_id, ranks)])
+        gone = reported[np.array(aside, np.int_)]
+        changes, cost = [], taking_in_cost(taken) if len(taken) else 0.0
+        if len(gone):
+            changes.append(f"set aside unsure {described(gone)}")
+            cost += len(gone) + SET_ASIDE_WEIGHT * float(gone.confidence.mean())
+        if len(taken):
+            changes.append(f"took in {described(taken)}")
+        kept = reported[np.setdiff1d(np.arange(len(reported)), aside)]
+        reading = Reading(Detections.merge([kept, taken]), taken=taken, cost=cost,
+                          change=f"{' and '.join(changes)}, counted when its zone was read "
+                                 f"closer")
+        return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
+
     def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
                               nearby: Detections) -> _MendedPair | None:
         """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
@@ -1473,18 +1529,8 @@ class PlaySegmenter:
                                           lambda seen, more: more)
         if agreed is None or not agreed.any():
             return Detections.empty()
-        taken = []
-        for r, (rank, count) in enumerate(zip(ranks, agreed)):
-            faint = alike[alike.class_id == rank][:count]
-            if len(faint) < count:
-                boxes = next(seen for seen, more in read if more[r] >= count)
-                boxes = boxes[boxes.class_id == rank]
-                covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
-                overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
-                least = np.argsort(overlap, kind="stable")[:count - len(faint)]
-                faint = Detections.merge([faint, boxes[least]])
-            taken.append(faint)
-        return Detections.merge(taken)
+        return _cards_counted(ranks, agreed, read, in_zone, alike)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -1613,3 +1659,22 @@ def _counted_closer_change(counted: Detections) -> str:
     return f"took in {described(counted)}, counted when its zone was read closer"
 
 
+def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
+                   read: list[tuple[Detections, NDArray[np.int_]]], in_zone: Detections,
+                   alike: Detections) -> Detections:
+    """``counts`` cards of each of ``ranks`` that closer views counted more than ``in_zone``
+    holds: the faint cards of ``alike`` (surest first), then, past those, the boxes of the
+    rank that overlap the zone's cards least, in the first of the views ``read`` (each with
+    how many more of each rank it counts) that counts them."""
+    taken = []
+    for r, (rank, count) in enumerate(zip(ranks, counts)):
+        faint = alike[alike.class_id == rank][:count]
+        if len(faint) < count:
+            boxes = next(seen for seen, more in read if more[r] >= count)
+            boxes = boxes[boxes.class_id == rank]
+            covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
+            overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
+            least = np.argsort(overlap, kind="stable")[:count - len(faint)]
+            faint = Detections.merge([faint, boxes[least]])
+        taken.append(faint)
+    return Detections.merge(taken)

@@ -773,6 +773,44 @@ def test_a_refused_answer_its_zone_read_closer_completes_leaves_the_lead_as_read
                                         "read closer")
 
 
+@pytest.mark.parametrize(("views", "lead", "answer"), [
+    ((fan("7777", 600, 560), fan("7777", 600, 560)), "7777", "JJJJ"),
+    ((fan("7777", 600, 560), [*fan("7777", 600, 560), ("7", 656, 560, 0.5)]), "77777", "JJJJJ"),
+], ids=["most-views-count-four", "no-majority"])
+def test_the_answered_lead_read_closer_to_a_card_fewer_is_mended_not_the_answer(
+        zones, views, lead, answer):
+    # 7777 led, read 77777 with a box on no card at 0.36; JJJJ answers with a faint J beside
+    # it. Taking that J in is the cheaper guess, unless the lead's zone read closer counts
+    # four 7s: then the lead is mended on that evidence and the answer stands as read.
+    segmenter, match = refereed(zones)
+    led = [*fan("7777", 600, 560), ("7", 656, 560, 0.36)]
+    follow(segmenter, match, cards(*led), 0.0)
+    closer = CloserLook(zones, *[[*view, *fan("JJJJ", 860, 480)] for view in views])
+    events = follow(segmenter, match, cards(*led, *fan("JJJJ", 860, 480), ("J", 916, 480, 0.15)),
+                    1.0, closer=closer)
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    if lead == "7777":
+        correction, play = events
+        assert correction["fixes"] == 1 and correction["reason"] == (
+            "revised when seat 1 played JJJJ: set aside unsure 7 (conf 0.360), counted when its "
+            "zone was read closer")
+        assert play["reason"] == ("rules: JJJJ does not beat 77777: 4 cards against 5; taken "
+                                  "with seat 0's play 1 corrected to 7777")
+
+
+def test_the_answered_lead_read_closer_to_a_card_more_takes_it_in(zones):
+    # 6666 led, a tight fan read 666 (the fourth six not found at all); AAAA answers. The
+    # lead's zone read closer counts the fourth six: the lead takes it in, the answer stands.
+    segmenter, match = refereed(zones)
+    follow(segmenter, match, cards(*fan("666", 600, 560)), 0.0)
+    closer = CloserLook(zones, *[[*fan("6666", 600, 560), *fan("AAAA", 860, 480)]] * 3)
+    events = follow(segmenter, match, cards(*fan("666", 600, 560), *fan("AAAA", 860, 480)), 1.0,
+                    closer=closer)
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["6666", "AAAA"]
+    assert events[0]["reason"] == ("revised when seat 1 played AAAA: took in 6 (conf 0.900), "
+                                   "counted when its zone was read closer")
+
+
 def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     # 888 was committed as 88, its last 8 not yet seen; that 8 shows with the KKK answering
     # it. It is no play of its own (seat 0 is not to act): the lead is corrected to 888 and
