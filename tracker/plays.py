@@ -110,13 +110,13 @@ from scipy.optimize import linear_sum_assignment
 
 from tracker.gather import GatherRule
 from tracker.readings import (
-    SET_ASIDE_WEIGHT,
     PlayReader,
     Reading,
     described,
     format_play,
     not_found_twice,
     read_as,
+    setting_aside_cost,
     taking_in_cost,
 )
 from tracker.table import SEAT_COUNT
@@ -1300,18 +1300,20 @@ class PlaySegmenter:
         for rank, count in zip(ranks, fewer):
             of_rank = np.flatnonzero(reported.class_id == rank)
             least_sure = of_rank[np.argsort(reported.confidence[of_rank], kind="stable")[:count]]
-            if count and reported.confidence[least_sure].max() >= self.mend_conf:
-                return []   # a card read surely is not set aside on a count
+            if count and (count == len(of_rank)
+                          or reported.confidence[least_sure].max() >= self.mend_conf):
+                return []   # a rank no view finds, or a card read surely: no count to trust
             aside += least_sure.tolist()
         taken = _cards_counted(ranks, more, read, in_zone,
                                answered.faint[np.isin(answered.faint.class_id, ranks)])
         gone = reported[np.array(aside, np.int_)]
-        changes, cost = [], taking_in_cost(taken) if len(taken) else 0.0
+        changes, cost = [], 0.0
         if len(gone):
             changes.append(f"set aside unsure {described(gone)}")
-            cost += len(gone) + SET_ASIDE_WEIGHT * float(gone.confidence.mean())
+            cost += setting_aside_cost(gone)
         if len(taken):
             changes.append(f"took in {described(taken)}")
+            cost += taking_in_cost(taken)
         kept = reported[np.setdiff1d(np.arange(len(reported)), aside)]
         reading = Reading(Detections.merge([kept, taken]), taken=taken, cost=cost,
                           change=f"{' and '.join(changes)}, counted when its zone was read "
@@ -1530,7 +1532,6 @@ class PlaySegmenter:
         if agreed is None or not agreed.any():
             return Detections.empty()
         return _cards_counted(ranks, agreed, read, in_zone, alike)
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from vision.detections import Detections, box_iou
 
 __all__ = ["FOUND_TWICE_WEIGHT", "SET_ASIDE_WEIGHT", "PlayReader", "Reading", "described",
            "format_play", "found_twice", "not_found_twice", "of_one_rank", "read_as",
-           "second_choices", "taking_in_cost"]
+           "second_choices", "setting_aside_cost", "taking_in_cost"]
 
 SET_ASIDE_WEIGHT = 2.5
 """How much a set-aside card's score weighs against the change: a card read at 0.35 is more
@@ -114,7 +114,7 @@ class PlayReader:
                 kept = np.setdiff1d(np.arange(len(cards)), aside)
                 gone = cards[np.array(aside)]
                 yield Reading(cards[kept], change=f"set aside unsure {described(gone)}",
-                              cost=count + SET_ASIDE_WEIGHT * float(gone.confidence.mean()))
+                              cost=setting_aside_cost(gone))
         for count in range(1, min(self.max_take_in, most, len(nearby)) + 1):
             for chosen in itertools.combinations(range(len(nearby)), count):
                 taken = nearby[np.array(chosen)]
@@ -197,6 +197,12 @@ def found_twice(cards: Detections) -> NDArray[np.bool_]:
     """Which of ``cards`` are a card's second box (``data["found_twice"]``; none unmarked)."""
     twice = cards.data.get("found_twice")
     return np.zeros(len(cards), bool) if twice is None else np.asarray(twice, bool)
+
+
+def setting_aside_cost(cards: Detections) -> float:
+    """What setting ``cards`` aside from a play costs: one per card, and
+    :data:`SET_ASIDE_WEIGHT` times how sure they were on average."""
+    return len(cards) + SET_ASIDE_WEIGHT * float(cards.confidence.mean())
 
 
 def taking_in_cost(cards: Detections) -> float:
