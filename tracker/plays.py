@@ -962,7 +962,8 @@ class PlaySegmenter:
                 than = repair.cost if repair else pair.cost if pair else np.inf
                 revision = (self._revision(prior, seat, text, later=later, than=sum(
                     p.reading.cost for p in self._recent) + than)
-                    or self._earlier_revision(prior, seat, cards.class_id, than=than))
+                    or self._earlier_revision(prior, seat, cards.class_id, than=than)
+                    or self._gone_out_revision(prior, seat, text, than=than))
                 if revision:   # an earlier play mended, this one stands as read
                     repair = None
             if not revision and repair is None and closer is not None:
@@ -1399,6 +1400,30 @@ class PlaySegmenter:
                                    and len(r.cards) < len(play.reading.cards))]
         found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
                                      (seat, format_play(class_ids)), than=than)
+        return [found] if found is not None else []
+
+    def _gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
+                           ) -> list[tuple[_TrickPlay, Reading]]:
+        """The cheapest other reading of one play of the round by another seat that the rules
+        hold to one or two cards left, with those cards more (one or two cards changed: the
+        seat out), after which the rules take every play since (as reported) and ``cards``
+        from ``seat``, if it costs less than ``than``: that play with its reading (none if
+        there is no such reading).
+
+        A seat that went out with its last play read a card short is held by the rules to
+        that card, and to lead the trick it won, while the table plays on without it: each
+        play after refused (seat 4 went out with JJ read J beside a faint J, and the next 13
+        plays were held for "seat 4 leads this trick" until the end of the round)."""
+        left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
+        # At most two cards changed (_two_changes): a seat holding more is not out.
+        short = {other for other, count in left.items() if count is not None and 0 < count <= 2}
+        if not short:
+            return []
+        candidates = [(reading, k, play) for reading, k, play
+                      in self._round_readings(of_seats=short, two_changes=True)
+                      if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
+                                     (seat, cards), than=than)
         return [found] if found is not None else []
 
     def _cheapest_taken(self, prior: Prior, tricks: Sequence[_Trick], replay: _Replay,

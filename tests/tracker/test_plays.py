@@ -948,6 +948,34 @@ def test_a_lead_and_its_answer_read_a_card_short_are_corrected_together_when_the
     assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 4, 2]
 
 
+def test_a_seat_gone_out_a_card_short_is_mended_when_the_table_plays_on_without_it(zones):
+    # Seat 4 leads its JJ, read as one J beside a faint J, then 66 (answered by seat 5's 99),
+    # then answers seat 5's 4 with its last card, a 7, and is out: seat 5 leads next. The
+    # rules, holding seat 4 to a card, refuse that lead; the J lies beyond the recent plays,
+    # and only seat 4 being out explains the refusal: the J was JJ.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 4, "counts": [36, 36, 36, 36, 5, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    tricks = [[[("J", 420, 220), ("J", 434, 220, 0.15)]],
+              [fan("66", 420, 220), [*fan("66", 420, 220), *fan("99", 380, 480)]],
+              [[("4", 380, 480)], [("4", 380, 480), ("7", 420, 220)]]]
+    t = 0.0
+    for trick in tricks:
+        for laid in trick:
+            follow(segmenter, match, cards(*laid), t)
+            t += 1.0
+        assert [e["type"] for e in follow(segmenter, match, cards(), t)] == ["collect"]
+        t += 1.0
+    assert match.to_json()["counts"]["4"] == 1
+    events = follow(segmenter, match, cards(("8", 380, 480)), t)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [(4, "JJ", 1),
+                                                                          (5, "8", None)]
+    assert events[0]["reason"] == "revised when seat 5 played 8: took in faint J (conf 0.150)"
+    assert events[1]["reason"] == ("rules: seat 4 leads this trick; taken with seat 4's play 1 "
+                                   "corrected to JJ")
+    assert match.errors == [] and match.to_json()["finish_order"] == [4]
+
+
 def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minute(zones):
     # A live stream does not end: the round the last lead left open (seat 4's QQ read as Q,
     # a faint Q beside it) is judged once a minute has passed without a play, while the
