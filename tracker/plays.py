@@ -605,13 +605,11 @@ class PlaySegmenter:
         prior = self._rules()
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
             return []   # nothing to weigh: the rules' counts are not asked
-        left = [prior.cards_left(seat) for seat in range(SEAT_COUNT)]
-        if None in left:   # no round in play, or it is over
+        left = {seat: prior.cards_left(seat) for seat in range(SEAT_COUNT)}
+        holding = {seat: count for seat, count in left.items() if count}
+        if None in left.values():   # no round in play, or it is over
             return []
-        holding = {s for s in range(SEAT_COUNT) if left[s]}
-        candidates = [(reading, k, play) for reading, k, play
-                      in self._round_readings(of_seats=holding, two_changes=True)
-                      if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+        candidates = self._readings_going_out(holding)
         found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
         changes = [found] if found is not None else self._cheapest_pair(prior, candidates)
@@ -787,6 +785,15 @@ class PlaySegmenter:
                 if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
                 for reading in [*self._alternatives(play),
                                 *(self._two_changes(play) if two_changes else ())]]
+
+    def _readings_going_out(self, left: dict[int, int]
+                            ) -> list[tuple[Reading, int, _TrickPlay]]:
+        """The other readings (:meth:`_round_readings`, one or two cards changed) of the
+        round's plays by the seats of ``left``, each with as many cards more as the rules hold
+        its seat to have ``left``: the seat out."""
+        return [(reading, k, play) for reading, k, play
+                in self._round_readings(of_seats=left, two_changes=True)
+                if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
 
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
@@ -1416,12 +1423,11 @@ class PlaySegmenter:
         plays were held for "seat 4 leads this trick" until the end of the round)."""
         left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
         # At most two cards changed (_two_changes): a seat holding more is not out.
-        short = {other for other, count in left.items() if count is not None and 0 < count <= 2}
+        short = {other: count for other, count in left.items()
+                 if count is not None and 0 < count <= 2}
         if not short:
             return []
-        candidates = [(reading, k, play) for reading, k, play
-                      in self._round_readings(of_seats=short, two_changes=True)
-                      if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+        candidates = self._readings_going_out(short)
         found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
                                      (seat, cards), than=than)
         return [found] if found is not None else []

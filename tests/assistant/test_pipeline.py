@@ -79,7 +79,7 @@ class FakeMatch:
     def to_json(self):
         started = any(e["type"] == "round" for e in self.events)
         return {"round": int(started), "round_over": False, "to_act": list(range(6)),
-                "errors": [], "ruleset": "qingdao"}
+                "errors": [], "ruleset": "qingdao", "counts": {str(seat): 36 for seat in range(6)}}
 
 
 def test_a_play_laid_by_a_hand_becomes_one_event_and_a_round_is_announced():
@@ -142,8 +142,8 @@ class PairLedMatch(FakeMatch):
     """A round under way in which a pair was led: one card does not answer it."""
 
     def to_json(self):
-        return {"round": 1, "round_over": False, "to_act": list(range(6)), "errors": [],
-                "ruleset": "qingdao", "trick": {"last_cards": "55", "answer": "beat"}}
+        return {**super().to_json(), "round": 1,
+                "trick": {"last_cards": "55", "answer": "beat"}}
 
 
 @pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
