@@ -48,14 +48,19 @@ each answer losing a card; the play a refused play answers may have two cards ch
 fan losing two strips at once). A refused play whose zone, read closer, shows the cards it
 lacks is not weighed so: what most views count is evidence, a lead mended to fit is a guess
 (22777777 led with a 7 read at 0.52, and SJ SJ 22KKKK answering it read a K short, a K its
-zone read closer counts). The plays after a play are firmer evidence about it than the rules
+zone read closer counts); nor is the play it answers, when most closer views of that play's
+zone count more or fewer of its cards than it was reported with: that play is corrected to
+their count (7777 led, read 77777 with a box on no card, every view counting four 7s). The
+plays after a play are firmer evidence about it than the rules
 alone are about the play they refuse, so an earlier play's cards read below
 ``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
 three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
 rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
 a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
-the seventeenth 2 is laid), and a play of more cards than its seat has left may correct one of
-the seat's earlier plays. When nothing else explains a refused play, the play it answers, whose
+the seventeenth 2 is laid), a play of more cards than its seat has left may correct one of
+the seat's earlier plays, and a refused play may correct a play of the round by a seat the rules
+hold to a card or two, read so that the seat is out (JJ read J, the seat out some tricks later
+and the table playing on without it). When nothing else explains a refused play, the play it answers, whose
 cards lie there still, is read again from closer views of its zone: a card read there as
 another rank may correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New
 cards in the zone of a seat that played in the trick, seen in one picture with the next play,
