@@ -98,15 +98,22 @@ class PlayReader:
 
     def readings(self, cards: Detections, nearby: Detections, *, below: float,
                  most: int = SEAT_COUNT, found_on: bool = True) -> Iterator[Reading]:
-        """Other ways of reading a play's cards, in the order they are tried: the fewest,
-        least sure cards read below ``below`` set aside; the fewest, surest faint cards lying
-        with it taken in; with ``found_on``, one card read below ``below`` read as a faint card
-        of another rank lying on it (:meth:`found_on`); one such card read as the rank the
-        classifier found next likeliest (``data["runner_up"]``, scored at least
-        ``second_choice_conf``), surest such reading first; one faint card taken in as its
-        second choice (a fan's strip misread, scored at least ``faint_conf``); a play of mixed
-        ranks read all as the rank of its surest card (:func:`of_one_rank`); at most ``most``
-        cards changed. The rules never add or change a card beyond these."""
+        """Other ways of reading a play's cards, in the order they are tried: one card read
+        below ``below`` read as the rank the classifier found next likeliest
+        (``data["runner_up"]``, scored at least ``second_choice_conf``), surest such reading
+        first; the fewest, least sure cards read below ``below`` set aside; the fewest, surest
+        faint cards lying with it taken in; with ``found_on``, one card read below ``below``
+        read as a faint card of another rank lying on it (:meth:`found_on`); one faint card
+        taken in as its second choice (a fan's strip misread, scored at least
+        ``faint_conf``); a play of mixed ranks read all as the rank of its surest card
+        (:func:`of_one_rank`); at most ``most`` cards changed. The rules never add or change a
+        card beyond these.
+
+        A card read as its second choice is still the card the detector found, where one set
+        aside is taken for no card at all: a 6 read as an 8 at 0.45, a 6 its second choice at
+        0.22, in a lead of five 6s is the fifth 6, not a stray."""
+        if self.second_choice:
+            yield from self._read_as_second_choices(cards, below=below)
         unsure = [int(i) for i in np.argsort(cards.confidence, kind="stable")
                   if cards.confidence[i] < below]
         for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
@@ -128,23 +135,15 @@ class PlayReader:
                                                f"{described(other)} found on it"),
                           cost=1 + max(0.0, float(card.confidence[0] - other.confidence[0])))
         if self.second_choice:
-            yield from self._second_choice_readings(cards, nearby, below=below, most=most)
+            yield from self._faint_second_choices(cards, nearby, most=most)
         one_rank = of_one_rank(cards, most=most)
         if one_rank is not None:
             yield one_rank
 
-    def _second_choice_readings(self, cards: Detections, nearby: Detections, *, below: float,
-                                most: int) -> Iterator[Reading]:
-        """One card read below ``below`` read as its second choice, then (with ``most`` and
-        ``max_take_in`` at least 1) one faint card taken in as its second choice (see
-        :meth:`readings`)."""
-        for i in second_choices(cards, below=below, scored=self.second_choice_conf):
-            yield Reading(read_as(cards, [i], int(cards.data["runner_up"][i])),
-                          change=(f"read unsure {described(cards[i])} as "
-                                  f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
-                                  f"(conf {cards.data['runner_up_confidence'][i]:.3f})"),
-                          cost=1 + float(cards.confidence[i]
-                                         - cards.data["runner_up_confidence"][i]))
+    def _faint_second_choices(self, cards: Detections, nearby: Detections, *, most: int
+                              ) -> Iterator[Reading]:
+        """With ``most`` and ``max_take_in`` at least 1, one faint card taken in as its second
+        choice (see :meth:`readings`)."""
         if most < 1 or self.max_take_in < 1:
             return
         for i in second_choices(nearby, scored=self.faint_conf):
@@ -156,6 +155,16 @@ class PlayReader:
                                   f"{CLASS_NAMES[int(taken.class_id[0])]} "
                                   f"(conf {taken.confidence[0]:.3f})"),
                           cost=3 - 2 * float(taken.confidence[0]) + float(nearby.confidence[i]))
+
+    def _read_as_second_choices(self, cards: Detections, *, below: float) -> Iterator[Reading]:
+        """One card read below ``below`` read as its second choice (see :meth:`readings`)."""
+        for i in second_choices(cards, below=below, scored=self.second_choice_conf):
+            yield Reading(read_as(cards, [i], int(cards.data["runner_up"][i])),
+                          change=(f"read unsure {described(cards[i])} as "
+                                  f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "
+                                  f"(conf {cards.data['runner_up_confidence'][i]:.3f})"),
+                          cost=1 + float(cards.confidence[i]
+                                         - cards.data["runner_up_confidence"][i]))
 
     def found_on(self, cards: Detections, nearby: Detections, *, below: float
                  ) -> list[tuple[int, int]]:

@@ -56,13 +56,14 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
 
 
 @pytest.mark.parametrize(("reader", "expected"), [
-    # in the order tried: set aside, taken in, read as a faint box on it, second choices, one rank
-    (reader_with(), ["Q: set aside unsure 8 (conf 0.400)",
+    # in the order tried: a card's second choice, set aside, taken in, read as a faint box on
+    # it, a faint card's second choice, one rank
+    (reader_with(), ["Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",   # the K at 0.05: sure
+                    "Q: set aside unsure 8 (conf 0.400)",
                     "Q88: took in faint 8 (conf 0.200)",
                     "Q98: took in faint 9 (conf 0.120)",
                     "Q988: took in faint 98 (conf 0.120, 0.200)",
                     "Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) found on it",
-                    "Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",   # the K at 0.05: sure
                     "Q88: took in faint 9 (conf 0.120) as 8 (conf 0.110)",
                     "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
     # no second choices, neither the card's nor the faint card's
@@ -75,8 +76,8 @@ FAINT_8_AND_9_ON_IT = with_second_choices(cards(("8", 528, 500, 0.2), ("9", 514,
                                        "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
     # nothing set aside or taken in, and so no faint card taken in as its second choice
     (reader_with(max_set_aside=0, max_take_in=0),
-     ["Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) found on it",
-      "Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",
+     ["Q6: read unsure 8 (conf 0.400) as 6 (conf 0.300)",
+      "Q9: read unsure 8 (conf 0.400) as faint 9 (conf 0.120) found on it",
       "QQ: read 8 (conf 0.400) as Q, the rank of its surest card"]),
 ], ids=["all", "no second choice", "no set aside or take in"])
 def test_the_settings_bound_what_may_change(reader, expected):
