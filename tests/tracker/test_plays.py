@@ -524,6 +524,19 @@ def test_the_rules_read_an_unsure_card_as_the_classifiers_second_choice(zones, a
     assert hold(segmenter, seen, 1.0, 1.0) == []
 
 
+@pytest.mark.parametrize(("second", "led"), [(("6", 0.22), "66666"), (("5", 0.22), "6666")])
+def test_a_lead_keeps_a_misread_card_its_second_choice_makes_one_rank(zones, second, led):
+    # 66666 led, one 6 read as an 8 (0.45): a lead has no count for the rules to weigh, and
+    # the 8 set aside leaves a lead of four. Its second choice, a 6, keeps the card; a second
+    # choice of another rank does not make one play, and the 8 is set aside.
+    segmenter, match = refereed(zones)
+    seen = second_choices(cards(*fan("66", 600, 560), ("8", 628, 560, 0.45),
+                                *fan("66", 642, 560)), ["K", "K", second[0], "K", "K"],
+                          [0.01, 0.01, second[1], 0.01, 0.01])
+    events = follow(segmenter, match, seen, 0.0)
+    assert plays(events) == [(0, led)] and events[0]["review"]
+
+
 @pytest.mark.parametrize(("second", "played", "why"), [
     (("A", 0.12), "AAA", "the strip's second choice makes the play"),
     (("A", 0.05), "AA", "its second choice is below faint_conf"),
