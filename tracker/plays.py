@@ -121,7 +121,7 @@ from tracker.readings import (
     format_play,
     not_found_twice,
     read_as,
-    setting_aside_cost,
+    setting_aside,
     taking_in_cost,
 )
 from tracker.table import SEAT_COUNT
@@ -611,10 +611,10 @@ class PlaySegmenter:
         if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
             return []   # nothing to weigh: the rules' counts are not asked
         left = {seat: prior.cards_left(seat) for seat in range(SEAT_COUNT)}
-        holding = {seat: count for seat, count in left.items() if count}
         if None in left.values():   # no round in play, or it is over
             return []
-        candidates = self._readings_going_out(holding)
+        candidates = self._readings_going_out({seat: count for seat, count in left.items()
+                                               if count})
         found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
         changes = [found] if found is not None else self._cheapest_pair(prior, candidates)
@@ -1091,8 +1091,7 @@ class PlaySegmenter:
         one J and the second J's strip faintly, is not a reason to read a lead 99 as 9)."""
         ranks = np.unique(taken.class_id)
         counted = self._counted_closer(closer, current, seat, ranks, taken)
-        return all(np.sum(counted.class_id == rank) >= np.sum(taken.class_id == rank)
-                   for rank in ranks)
+        return bool((_rank_counts(counted, ranks) >= _rank_counts(taken, ranks)).all())
 
     def _read_surely_closer(self, closer: CloserLook, current: Detections, seat: int,
                             cards: Detections) -> NDArray[np.float32]:
@@ -1104,7 +1103,7 @@ class PlaySegmenter:
         most of them agree. A card the detector was unsure of at the camera's scale is most
         often read surely when enlarged, as a stray box is not read at all."""
         unsure = cards.confidence < self.review_conf
-        in_zone = current[current.data["seat"] == seat]
+        in_zone = _in_zone(current, seat)
         sure: list[NDArray[np.float32]] = []
 
         def reads_surely(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
@@ -1300,9 +1299,8 @@ class PlaySegmenter:
             return []
         reported = answered.reading.cards
         ranks = np.unique(reported.class_id)
-        in_zone = current[current.data["seat"] == answered.seat]
-        if any(np.sum(in_zone.class_id == rank) != np.sum(reported.class_id == rank)
-               for rank in ranks):
+        in_zone = _in_zone(current, answered.seat)
+        if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
             return []
         agreed, read = self._agreed_views(closer(answered.seat), in_zone, ranks,
                                           lambda seen, more: np.concatenate([more, -more]))
@@ -1319,16 +1317,12 @@ class PlaySegmenter:
             aside += least_sure.tolist()
         taken = _cards_counted(ranks, more, read, in_zone,
                                answered.faint[np.isin(answered.faint.class_id, ranks)])
-        gone = reported[np.array(aside, np.int_)]
-        changes, cost = [], 0.0
-        if len(gone):
-            changes.append(f"set aside unsure {described(gone)}")
-            cost += setting_aside_cost(gone)
+        kept = setting_aside(reported, aside) if aside else Reading(reported)
+        changes = [kept.change] if aside else []
         if len(taken):
             changes.append(f"took in {described(taken)}")
-            cost += taking_in_cost(taken)
-        kept = reported[np.setdiff1d(np.arange(len(reported)), aside)]
-        reading = Reading(Detections.merge([kept, taken]), taken=taken, cost=cost,
+        reading = Reading(Detections.merge([kept.cards, taken]), taken=taken,
+                          cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
                           change=f"{' and '.join(changes)}, counted when its zone was read "
                                  f"closer")
         return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
@@ -1529,11 +1523,11 @@ class PlaySegmenter:
         count in the zone) holds, until most views agree on what ``vote(seen, more)`` counts:
         that count (:func:`agreed_count`; ``None`` when there is no view), and the views read,
         each with its ``more``."""
-        held = np.array([np.sum(in_zone.class_id == rank) for rank in ranks], np.int_)
+        held = _rank_counts(in_zone, ranks)
         read, votes = [], []
         for i in range(len(views)):
             seen = views[i][self.counts(views[i])]
-            more = np.array([np.sum(seen.class_id == rank) for rank in ranks], np.int_) - held
+            more = _rank_counts(seen, ranks) - held
             read.append((seen, more))
             votes.append(vote(seen, more))
             agreed = agreed_count(np.array(votes, np.int_), len(views))
@@ -1562,7 +1556,7 @@ class PlaySegmenter:
         games, of 113 looks at a play short of cards of a rank, two of three views at 1.3,
         1.4 and 1.6 times counted them for 99, both views at 1.3 and 1.4 for 87, and neither
         took in a card too many (docs/vision-pipeline.md, step 32)."""
-        in_zone = current[current.data["seat"] == seat]
+        in_zone = _in_zone(current, seat)
         agreed, read = self._agreed_views(closer(seat), in_zone, ranks,
                                           lambda seen, more: more)
         if agreed is None or not agreed.any():
@@ -1715,3 +1709,13 @@ def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
             faint = Detections.merge([faint, boxes[least]])
         taken.append(faint)
     return Detections.merge(taken)
+
+
+def _in_zone(cards: Detections, seat: int) -> Detections:
+    """Those of ``cards`` (carrying ``data["seat"]``) that lie in ``seat``'s zone."""
+    return cards[cards.data["seat"] == seat]
+
+
+def _rank_counts(cards: Detections, ranks: NDArray[np.int_]) -> NDArray[np.int_]:
+    """How many of ``cards`` are of each of ``ranks``."""
+    return np.array([np.sum(cards.class_id == rank) for rank in ranks], np.int_)

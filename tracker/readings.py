@@ -34,7 +34,7 @@ from vision.detections import Detections, box_iou
 
 __all__ = ["FOUND_TWICE_WEIGHT", "SET_ASIDE_WEIGHT", "PlayReader", "Reading", "described",
            "format_play", "found_twice", "not_found_twice", "of_one_rank", "read_as",
-           "second_choices", "setting_aside_cost", "taking_in_cost"]
+           "second_choices", "setting_aside", "taking_in_cost"]
 
 SET_ASIDE_WEIGHT = 2.5
 """How much a set-aside card's score weighs against the change: a card read at 0.35 is more
@@ -118,10 +118,7 @@ class PlayReader:
                   if cards.confidence[i] < below]
         for count in range(1, min(self.max_set_aside, most, len(unsure), len(cards) - 1) + 1):
             for aside in itertools.combinations(unsure, count):
-                kept = np.setdiff1d(np.arange(len(cards)), aside)
-                gone = cards[np.array(aside)]
-                yield Reading(cards[kept], change=f"set aside unsure {described(gone)}",
-                              cost=setting_aside_cost(gone))
+                yield setting_aside(cards, aside)
         for count in range(1, min(self.max_take_in, most, len(nearby)) + 1):
             for chosen in itertools.combinations(range(len(nearby)), count):
                 taken = nearby[np.array(chosen)]
@@ -208,10 +205,13 @@ def found_twice(cards: Detections) -> NDArray[np.bool_]:
     return np.zeros(len(cards), bool) if twice is None else np.asarray(twice, bool)
 
 
-def setting_aside_cost(cards: Detections) -> float:
-    """What setting ``cards`` aside from a play costs: one per card, and
-    :data:`SET_ASIDE_WEIGHT` times how sure they were on average."""
-    return len(cards) + SET_ASIDE_WEIGHT * float(cards.confidence.mean())
+def setting_aside(cards: Detections, aside: Sequence[int]) -> Reading:
+    """``cards`` read without the unsure cards ``aside`` (indices): the change costs one per
+    card, and :data:`SET_ASIDE_WEIGHT` times how sure they were on average."""
+    gone = cards[np.array(aside, np.int_)]
+    return Reading(cards[np.setdiff1d(np.arange(len(cards)), aside)],
+                   change=f"set aside unsure {described(gone)}",
+                   cost=len(gone) + SET_ASIDE_WEIGHT * float(gone.confidence.mean()))
 
 
 def taking_in_cost(cards: Detections) -> float:
