@@ -726,6 +726,17 @@ def test_a_refused_answer_casts_doubt_on_each_play_of_the_trick_read_with_the_co
         (2, "77", True, None, "rules: 77 does not beat 6: 2 cards against 1")]
 
 
+def answered_with_closer_views(zones, led, answer, views):
+    """``led`` laid by seat 0 at 0 s under the full rules, then ``answer`` beside it at 1 s
+    with the zones read closer from ``views``: the answer's events, the closer look and the
+    trick's plays as the rules hold them."""
+    segmenter, match = refereed(zones)
+    follow(segmenter, match, cards(*led), 0.0)
+    closer = CloserLook(zones, *views)
+    events = follow(segmenter, match, cards(*led, *answer), 1.0, closer=closer)
+    return events, closer, [p["cards"] for p in match.to_json()["trick"]["plays"]]
+
+
 @pytest.mark.parametrize(("views", "lead", "answer"), [
     ((fan("666", 860, 480), fan("666", 860, 480)), "555", "666"),
     ((fan("666", 860, 480), fan("66", 860, 480)), "55", "66"),
@@ -734,14 +745,11 @@ def test_a_faint_card_the_closer_views_count_mends_the_refused_play_not_another(
         zones, views, lead, answer):
     # 555 led, its third five unsure; 66 answers with a faint third six. Setting the unsure
     # five aside is the cheaper guess, unless the answer's zone read closer counts the six.
-    segmenter, match = refereed(zones)
-    led = [*fan("55", 600, 560), ("5", 628, 560, 0.25)]
-    follow(segmenter, match, cards(*led), 0.0)
-    closer = CloserLook(zones, *views)
-    events = follow(segmenter, match, cards(*led, *fan("66", 860, 480), ("6", 888, 480, 0.15)),
-                    1.0, closer=closer)
+    events, closer, trick = answered_with_closer_views(
+        zones, [*fan("55", 600, 560), ("5", 628, 560, 0.25)],
+        [*fan("66", 860, 480), ("6", 888, 480, 0.15)], views)
     assert closer.asked[0] == 1
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    assert trick == [lead, answer]
     if answer == "666":
         assert events[0]["reason"].endswith("rules: 66 does not beat 555: 2 cards against 3; "
                                             "took in faint 6 (conf 0.150), counted when its "
@@ -772,14 +780,11 @@ def test_a_refused_answer_its_zone_read_closer_completes_leaves_the_lead_as_read
     # above); 6666 answers, a tight fan read 666. Its own zone read closer is evidence, weighed
     # before any other play's reading: when most views count the fourth six, the answer takes
     # it in and the lead stands.
-    segmenter, match = refereed(zones)
-    laid = [*fan("555", 600, 560), ("5", 642, 560, 0.55)]
-    follow(segmenter, match, cards(*laid), 0.0)
-    closer = CloserLook(zones, *views)
-    events = follow(segmenter, match, cards(*laid, *fan("666", 860, 480)), 1.0, closer=closer)
+    events, closer, trick = answered_with_closer_views(
+        zones, [*fan("555", 600, 560), ("5", 642, 560, 0.55)], fan("666", 860, 480), views)
     assert closer.asked[0] == 1
     assert plays(events)[-1] == (1, answer) and events[-1]["review"]
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    assert trick == [lead, answer]
     if lead == "5555":
         assert events[-1]["reason"] == ("rules: 666 does not beat 5555: 3 cards against 4; "
                                         "took in 6 (conf 0.900), counted when its zone was "
@@ -795,13 +800,11 @@ def test_the_answered_lead_read_closer_to_a_card_fewer_is_mended_not_the_answer(
     # 7777 led, read 77777 with a box on no card at 0.36; JJJJ answers with a faint J beside
     # it. Taking that J in is the cheaper guess, unless the lead's zone read closer counts
     # four 7s: then the lead is mended on that evidence and the answer stands as read.
-    segmenter, match = refereed(zones)
-    led = [*fan("7777", 600, 560), ("7", 656, 560, 0.36)]
-    follow(segmenter, match, cards(*led), 0.0)
-    closer = CloserLook(zones, *[[*view, *fan("JJJJ", 860, 480)] for view in views])
-    events = follow(segmenter, match, cards(*led, *fan("JJJJ", 860, 480), ("J", 916, 480, 0.15)),
-                    1.0, closer=closer)
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    events, _, trick = answered_with_closer_views(
+        zones, [*fan("7777", 600, 560), ("7", 656, 560, 0.36)],
+        [*fan("JJJJ", 860, 480), ("J", 916, 480, 0.15)],
+        [[*view, *fan("JJJJ", 860, 480)] for view in views])
+    assert trick == [lead, answer]
     if lead == "7777":
         correction, play = events
         assert correction["fixes"] == 1 and correction["reason"] == (
@@ -814,12 +817,10 @@ def test_the_answered_lead_read_closer_to_a_card_fewer_is_mended_not_the_answer(
 def test_the_answered_lead_read_closer_to_a_card_more_takes_it_in(zones):
     # 6666 led, a tight fan read 666 (the fourth six not found at all); AAAA answers. The
     # lead's zone read closer counts the fourth six: the lead takes it in, the answer stands.
-    segmenter, match = refereed(zones)
-    follow(segmenter, match, cards(*fan("666", 600, 560)), 0.0)
-    closer = CloserLook(zones, *[[*fan("6666", 600, 560), *fan("AAAA", 860, 480)]] * 3)
-    events = follow(segmenter, match, cards(*fan("666", 600, 560), *fan("AAAA", 860, 480)), 1.0,
-                    closer=closer)
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["6666", "AAAA"]
+    events, _, trick = answered_with_closer_views(
+        zones, fan("666", 600, 560), fan("AAAA", 860, 480),
+        [[*fan("6666", 600, 560), *fan("AAAA", 860, 480)]] * 3)
+    assert trick == ["6666", "AAAA"]
     assert events[0]["reason"] == ("revised when seat 1 played AAAA: took in 6 (conf 0.900), "
                                    "counted when its zone was read closer")
 
