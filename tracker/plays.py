@@ -966,6 +966,9 @@ class PlaySegmenter:
             elif repair is None and closer is not None and (completed := self._counted_for_rules(
                     prior, seat, cards, nearby, current, closer)) is not None:
                 repair = completed   # evidence as well: weighed before any other play's reading
+            elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
+                    prior, seat, cards, nearby, current, closer)) is not None:
+                repair = recounted   # so is a count of each rank, more of one and fewer of another
             elif closer is not None and (revision := self._answered_counted_closer(
                     prior, seat, text, current, closer)):
                 repair = None   # evidence about the play answered: this one stands as read
@@ -999,16 +1002,25 @@ class PlaySegmenter:
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
+        recounted = (self._recounted_as_taken(prior, seat, cards, nearby, current, closer)
+                     if not objection and not len(counted) and prior is not None
+                     and closer is not None else None)
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
             nearby = self._not_taken(nearby, counted)
+        elif recounted is not None:
+            reading, cards = recounted, recounted.cards
+            nearby = self._not_taken(nearby, recounted.taken)
         reasons = []
         if together:
             reasons.append("several plays landed at once")
-        doubtful = Detections.empty() if len(counted) else not_found_twice(alike)
+        doubtful = (Detections.empty() if len(counted) or recounted is not None
+                    else not_found_twice(alike))
         if len(counted):
             reasons.append(_counted_closer_change(counted))
+        elif recounted is not None:
+            reasons.append(recounted.change)
         elif len(doubtful):
             reasons.append(f"faint {described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
@@ -1082,6 +1094,44 @@ class PlaySegmenter:
             return None
         return Reading(with_them, taken=counted, change=_counted_closer_change(counted),
                        cost=taking_in_cost(counted))
+
+    def _recounted_for_rules(self, prior: Prior, seat: int, cards: Detections,
+                             nearby: Detections, current: Detections, closer: CloserLook
+                             ) -> Reading | None:
+        """``cards`` with the count of each of their ranks that most closer views of their
+        zone give (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only
+        cards read below ``repair_conf``), if the rules take the play so: a joker read as the
+        other one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one
+        BJ and two SJ). The views are not read when no count within a card of the play's
+        would do."""
+        ranks = _recount_ranks(cards, self.repair_conf)
+        unsure = np.flatnonzero(cards.confidence < self.repair_conf)
+        within_a_card: list[list[int]] = [
+            *([*cards.class_id, rank] for rank in ranks),
+            *(np.delete(cards.class_id, i).tolist() for i in unsure),
+            *([*np.delete(cards.class_id, i), rank] for i in unsure for rank in ranks
+              if rank != cards.class_id[i])]
+        if all(prior.objection(seat, format_play(play)) for play in within_a_card):
+            return None
+        recounted = self._recounted(cards, seat, nearby, current, closer, below=self.repair_conf)
+        if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
+            return None
+        return recounted
+
+    def _recounted_as_taken(self, prior: Prior, seat: int, cards: Detections,
+                            nearby: Detections, current: Detections, closer: CloserLook
+                            ) -> Reading | None:
+        """``cards``, a play the rules take as read with a card read below ``mend_conf``, with
+        the count of each of their ranks that most closer views of their zone give
+        (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only cards read
+        below ``mend_conf``), if that differs and the rules take the play so as well: TTT read
+        2TT, the 2 at 0.54 and every view reading three tens."""
+        if not len(cards) or cards.confidence.min() >= self.mend_conf:
+            return None
+        recounted = self._recounted(cards, seat, nearby, current, closer, below=self.mend_conf)
+        if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
+            return None
+        return recounted
 
     def _seen_closer(self, closer: CloserLook, current: Detections, seat: int,
                      taken: Detections) -> bool:
@@ -1281,14 +1331,11 @@ class PlaySegmenter:
     def _answered_counted_closer(self, prior: Prior, seat: int, cards: str,
                                  current: Detections, closer: CloserLook
                                  ) -> list[tuple[_TrickPlay, Reading]]:
-        """The play that ``cards`` from ``seat`` answers (the trick's last), with as many
-        cards of each of its ranks as most closer views of its zone count, where that differs
-        from the count reported: cards the views count more taken in (as
-        :meth:`_counted_closer` takes them), its least sure cards of a rank the views count
-        fewer of set aside (each read below ``mend_conf``); if the rules then take every
+        """The play that ``cards`` from ``seat`` answers (the trick's last), with the count
+        of each of its ranks that most closer views of its zone give (:meth:`_recounted`,
+        setting aside only cards read below ``mend_conf``); if the rules then take every
         recent play and ``cards`` as read, each recent play with its reading (see
-        :meth:`_recent_revised`), else none. Only while the picture's ``current`` cards in
-        the zone are the play as reported, the count the views are weighed against.
+        :meth:`_recent_revised`), else none.
 
         What most views count is evidence, as a refused answer's own zone read closer is
         (:meth:`_counted_for_rules`), where the cheapest other reading is a guess: 7777 led,
@@ -1297,35 +1344,50 @@ class PlaySegmenter:
         answered = self._replayable_answered(seat)
         if answered is None:
             return []
-        reported = answered.reading.cards
-        ranks = np.unique(reported.class_id)
-        in_zone = _in_zone(current, answered.seat)
-        if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
+        reading = self._recounted(answered.reading.cards, answered.seat, answered.faint,
+                                  current, closer, below=self.mend_conf)
+        if reading is None:
             return []
-        agreed, read = self._agreed_views(closer(answered.seat), in_zone, ranks,
+        return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
+
+    def _recounted(self, reported: Detections, seat: int, faint: Detections,
+                   current: Detections, closer: CloserLook, *, below: float) -> Reading | None:
+        """``reported``, a play of ``seat``, with as many cards of each of its ranks, and of
+        the second choices of its cards read below ``below``, as most closer views of its zone
+        count, where that differs from the count reported: cards the views count more taken
+        in (as :meth:`_counted_closer` takes them, ``faint`` ones of those ranks first), its
+        least sure cards of a rank the views count fewer of set aside (each read below
+        ``below``); ``None`` when the views agree with the report, or count fewer of a rank
+        whose cards were read surely, or none of a rank without counting as many cards more
+        of others (a card read as another rank is still a card). Only while the picture's
+        ``current`` cards in the zone are the play as reported, the count the views are
+        weighed against."""
+        ranks = _recount_ranks(reported, below)
+        in_zone = _in_zone(current, seat)
+        if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
+            return None
+        agreed, read = self._agreed_views(closer(seat), in_zone, ranks,
                                           lambda seen, more: np.concatenate([more, -more]))
         if agreed is None or not agreed.any():
-            return []
+            return None
         more, fewer = np.split(agreed, 2)
         aside: list[int] = []
         for rank, count in zip(ranks, fewer):
             of_rank = np.flatnonzero(reported.class_id == rank)
             least_sure = of_rank[np.argsort(reported.confidence[of_rank], kind="stable")[:count]]
-            if count and (count == len(of_rank)
-                          or reported.confidence[least_sure].max() >= self.mend_conf):
-                return []   # a rank no view finds, or a card read surely: no count to trust
+            if count and reported.confidence[least_sure].max() >= below:
+                return None   # a card read surely: no count to trust
+            if count and count == len(of_rank) and more.sum() < fewer.sum():
+                return None   # a rank no view finds, and no card read as another rank
             aside += least_sure.tolist()
-        taken = _cards_counted(ranks, more, read, in_zone,
-                               answered.faint[np.isin(answered.faint.class_id, ranks)])
+        taken = _cards_counted(ranks, more, read, in_zone, faint[np.isin(faint.class_id, ranks)])
         kept = setting_aside(reported, aside) if aside else Reading(reported)
         changes = [kept.change] if aside else []
         if len(taken):
             changes.append(f"took in {described(taken)}")
-        reading = Reading(Detections.merge([kept.cards, taken]), taken=taken,
-                          cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
-                          change=f"{' and '.join(changes)}, counted when its zone was read "
-                                 f"closer")
-        return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
+        return Reading(Detections.merge([kept.cards, taken]), taken=taken,
+                       cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
+                       change=f"{' and '.join(changes)}, counted when its zone was read closer")
 
     def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
                               nearby: Detections) -> _MendedPair | None:
@@ -1709,6 +1771,14 @@ def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
             faint = Detections.merge([faint, boxes[least]])
         taken.append(faint)
     return Detections.merge(taken)
+
+
+def _recount_ranks(cards: Detections, below: float) -> NDArray[np.int_]:
+    """The ranks that closer views may count anew in a play: those of its ``cards``, and the
+    second choices (``data["runner_up"]``) of those read below ``below``."""
+    runner_up = cards.data.get("runner_up", np.full(len(cards), BACK_CLASS_ID))
+    ranks = np.unique(np.concatenate([cards.class_id, runner_up[cards.confidence < below]]))
+    return np.asarray(ranks[ranks != BACK_CLASS_ID], np.int_)
 
 
 def _in_zone(cards: Detections, seat: int) -> Detections:

@@ -182,7 +182,8 @@ def test_a_play_held_for_another_reason_is_not_read_closer_for_its_unsure_card(z
     closer = CloserLook(zones, [*UNSURE_ACES[:1], ("A", 634, 560, 0.8)])
     events = hold(PlaySegmenter(zones, window=0.5, prior=prior), cards(*UNSURE_ACES), 0.0, 1.0,
                   closer=closer)
-    assert plays(events) == [(0, "AA")] and closer.asked == []
+    # The views are read for the rules (a count that might mend the play), not to let it in.
+    assert plays(events) == [(0, "AA")]
     assert events[0]["reason"] == "unsure card (conf 0.3); rules: no"
 
 
@@ -337,8 +338,10 @@ class CloserLook:
     cards in the zone asked about, each read once as the pipeline reads it (the segmenter asks
     ahead of its commit too), noting the seats whose zone was read and how many views were."""
 
-    def __init__(self, zones, *views):
+    def __init__(self, zones, *views, second_choice=None):
         self.zones, self.views, self.asked, self.read = zones, views, [], 0
+        self.second_choice = second_choice
+        """A rank each view's cards carry as their second choice at 0.01, as the detector's do."""
         self._seen: dict[int, list] = {}
 
     def __call__(self, seat):
@@ -350,6 +353,8 @@ class CloserLook:
     def read_view(self, seat, index):
         self.read += 1
         found = cards(*self.views[index])
+        if self.second_choice is not None:
+            found = second_choices(found, [self.second_choice] * len(found), [0.01] * len(found))
         owner = self.zones.trigger(found)
         return found[owner == seat].with_data(seat=owner[owner == seat])
 
@@ -823,6 +828,52 @@ def test_the_answered_lead_read_closer_to_a_card_more_takes_it_in(zones):
     assert trick == ["6666", "AAAA"]
     assert events[0]["reason"] == ("revised when seat 1 played AAAA: took in 6 (conf 0.900), "
                                    "counted when its zone was read closer")
+
+
+@pytest.mark.parametrize(("views", "answer"), [
+    ((fan("BJ SJ 9 9", 860, 480), fan("BJ SJ 9 9", 860, 480)), "BJ SJ 99"),
+    ((fan("BJ SJ 9 9", 860, 480), fan("SJ SJ 9 9", 860, 480)), "SJ SJ 99"),
+], ids=["most-views-read-the-big-joker", "no-majority"])
+def test_a_refused_answer_takes_the_count_of_each_rank_its_zone_read_closer_gives(
+        zones, views, answer):
+    # BJ SJ 99 answers SJ 777, its big joker read as a small one at 0.3 (the big one its
+    # second choice at only 0.01): SJ SJ 99 does not beat the lead. Most closer views of its
+    # zone counting one joker of each kind mend it; the lead stands, read surely.
+    lead = fan("SJ 7 7 7", 600, 560)
+    segmenter, match = refereed(zones)
+    follow(segmenter, match, second_choices(cards(*lead), ["2", "8", "8", "8"], [0.01] * 4), 0.0)
+    closer = CloserLook(zones, *views, second_choice="2")
+    seen = second_choices(cards(*lead, ("SJ", 860, 480, 0.3), *fan("SJ 9 9", 874, 480)),
+                          ["2", "8", "8", "8", "BJ", "2", "8", "8"], [0.01] * 8)
+    events = follow(segmenter, match, seen, 1.0, closer=closer)
+    assert plays(events) == [(1, answer)] and events[0]["review"]
+    if answer == "BJ SJ 99":
+        assert events[0]["reason"] == (
+            "rules: SJ SJ 99 does not beat SJ 777; set aside unsure SJ (conf 0.300) and took in "
+            "BJ (conf 0.900), counted when its zone was read closer")
+        assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["SJ 777", answer]
+
+
+@pytest.mark.parametrize(("views", "lead"), [
+    ((fan("TTT", 600, 560), fan("TTT", 600, 560)), "TTT"),
+    ((fan("TTT", 600, 560), [*fan("TT", 600, 560), ("2", 628, 560)]), "2TT"),
+], ids=["most-views-read-three-tens", "no-majority"])
+def test_a_play_the_rules_take_with_a_fairly_unsure_card_takes_the_count_its_zone_gives(
+        zones, views, lead):
+    # TTT led, its third ten read as a 2 at 0.54: 2TT is a play the rules take, and 0.54 holds
+    # nothing. The zone is read closer for that card (below mend_conf 0.6): when most views
+    # count three tens, the lead is read so, and held for the operator to see why.
+    segmenter, match = refereed(zones)
+    closer = CloserLook(zones, *views)
+    events = follow(segmenter, match, cards(*fan("TT", 600, 560), ("2", 628, 560, 0.54)), 0.0,
+                    closer=closer)
+    assert closer.asked == [0]
+    assert plays(events) == [(0, lead)]
+    assert events[0]["review"] is (lead == "TTT")
+    if lead == "TTT":
+        assert events[0]["reason"] == ("set aside unsure 2 (conf 0.540) and took in T (conf "
+                                       "0.900), counted when its zone was read closer")
+    assert match.to_json()["trick"]["plays"][0]["cards"] == lead
 
 
 def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
