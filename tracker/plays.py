@@ -1002,7 +1002,7 @@ class PlaySegmenter:
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
-        recounted = (self._recounted_as_taken(prior, seat, cards, nearby, current, closer)
+        recounted = (self._counted_more_closer(prior, seat, cards, nearby, current, closer)
                      if not objection and not len(counted) and prior is not None
                      and closer is not None else None)
         if len(counted):   # cards as read: later plays may mend them as any others
@@ -1118,17 +1118,19 @@ class PlaySegmenter:
             return None
         return recounted
 
-    def _recounted_as_taken(self, prior: Prior, seat: int, cards: Detections,
-                            nearby: Detections, current: Detections, closer: CloserLook
-                            ) -> Reading | None:
+    def _counted_more_closer(self, prior: Prior, seat: int, cards: Detections,
+                             nearby: Detections, current: Detections, closer: CloserLook
+                             ) -> Reading | None:
         """``cards``, a play the rules take as read with a card read below ``mend_conf``, with
-        the count of each of their ranks that most closer views of their zone give
-        (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only cards read
-        below ``mend_conf``), if that differs and the rules take the play so as well: TTT read
-        2TT, the 2 at 0.54 and every view reading three tens."""
+        the cards of its ranks that most closer views of its zone count more (:meth:`_recounted`
+        taking in only, faint cards ``nearby`` first), if the rules take the play so as well:
+        44444 read 4444 with a 4 at 0.41, every view counting five. Only more: on 164
+        rendered rounds, of such plays whose views counted otherwise, the views counting more
+        were right 68 times and wrong 5, counting fewer right 16 times and wrong 25 (a strip
+        that no view finds)."""
         if not len(cards) or cards.confidence.min() >= self.mend_conf:
             return None
-        recounted = self._recounted(cards, seat, nearby, current, closer, below=self.mend_conf)
+        recounted = self._recounted(cards, seat, nearby, current, closer, below=0.0)
         if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
             return None
         return recounted
@@ -1357,7 +1359,7 @@ class PlaySegmenter:
         count, where that differs from the count reported: cards the views count more taken
         in (as :meth:`_counted_closer` takes them, ``faint`` ones of those ranks first), its
         least sure cards of a rank the views count fewer of set aside (each read below
-        ``below``); ``None`` when the views agree with the report, or count fewer of a rank
+        ``below``: with 0, none); ``None`` when the views agree with the report, or count fewer of a rank
         whose cards were read surely, or none of a rank without counting as many cards more
         of others (a card read as another rank is still a card). Only while the picture's
         ``current`` cards in the zone are the play as reported, the count the views are
