@@ -50,7 +50,11 @@ lacks is not weighed so: what most views count is evidence, a lead mended to fit
 (22777777 led with a 7 read at 0.52, and SJ SJ 22KKKK answering it read a K short, a K its
 zone read closer counts); nor is the play it answers, when most closer views of that play's
 zone count more or fewer of its cards than it was reported with: that play is corrected to
-their count (7777 led, read 77777 with a box on no card, every view counting four 7s). The
+their count (7777 led, read 77777 with a box on no card, every view counting four 7s). Nor
+is a refused play whose zone's views count each of its ranks, and of its unsure cards' second
+choices, so that the rules take it (BJ SJ SJ 9 read BJ BJ SJ 9, a fifth BJ of the deck). A play
+the rules take with a card read below ``mend_conf`` has its zone read closer too, and takes in
+the cards of its ranks that most views count more (a tight fan's strip found by no box). The
 plays after a play are firmer evidence about it than the rules
 alone are about the play they refuse, so an earlier play's cards read below
 ``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
@@ -1102,17 +1106,7 @@ class PlaySegmenter:
         zone give (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only
         cards read below ``repair_conf``), if the rules take the play so: a joker read as the
         other one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one
-        BJ and two SJ). The views are not read when no count within a card of the play's
-        would do."""
-        ranks = _recount_ranks(cards, self.repair_conf)
-        unsure = np.flatnonzero(cards.confidence < self.repair_conf)
-        within_a_card: list[list[int]] = [
-            *([*cards.class_id, rank] for rank in ranks),
-            *(np.delete(cards.class_id, i).tolist() for i in unsure),
-            *([*np.delete(cards.class_id, i), rank] for i in unsure for rank in ranks
-              if rank != cards.class_id[i])]
-        if all(prior.objection(seat, format_play(play)) for play in within_a_card):
-            return None
+        BJ and two SJ; BJ SJ SJ QQQQQ read BJ SJ QQQ, three cards short)."""
         recounted = self._recounted(cards, seat, nearby, current, closer, below=self.repair_conf)
         if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
             return None
