@@ -971,7 +971,7 @@ class PlaySegmenter:
                     prior, seat, cards, nearby, current, closer)) is not None:
                 repair = completed   # evidence as well: weighed before any other play's reading
             elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
-                    prior, seat, cards, nearby, current, closer)) is not None:
+                    prior, seat, cards, nearby, current, closer, below=self.repair_conf)) is not None:
                 repair = recounted   # so is a count of each rank, more of one and fewer of another
             elif closer is not None and (revision := self._answered_counted_closer(
                     prior, seat, text, current, closer)):
@@ -1006,9 +1006,11 @@ class PlaySegmenter:
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
-        recounted = (self._counted_more_closer(prior, seat, cards, nearby, current, closer)
+        recounted = (self._recounted_for_rules(prior, seat, cards, nearby, current, closer,
+                                               below=0.0)
                      if not objection and not len(counted) and prior is not None
-                     and closer is not None else None)
+                     and closer is not None and cards.confidence.min() < self.mend_conf
+                     else None)
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
@@ -1100,31 +1102,21 @@ class PlaySegmenter:
                        cost=taking_in_cost(counted))
 
     def _recounted_for_rules(self, prior: Prior, seat: int, cards: Detections,
-                             nearby: Detections, current: Detections, closer: CloserLook
-                             ) -> Reading | None:
+                             nearby: Detections, current: Detections, closer: CloserLook, *,
+                             below: float) -> Reading | None:
         """``cards`` with the count of each of their ranks that most closer views of their
         zone give (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only
-        cards read below ``repair_conf``), if the rules take the play so: a joker read as the
-        other one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one
-        BJ and two SJ; BJ SJ SJ QQQQQ read BJ SJ QQQ, three cards short)."""
-        recounted = self._recounted(cards, seat, nearby, current, closer, below=self.repair_conf)
-        if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
-            return None
-        return recounted
+        cards read below ``below``), if the rules take the play so.
 
-    def _counted_more_closer(self, prior: Prior, seat: int, cards: Detections,
-                             nearby: Detections, current: Detections, closer: CloserLook
-                             ) -> Reading | None:
-        """``cards``, a play the rules take as read with a card read below ``mend_conf``, with
-        the cards of its ranks that most closer views of its zone count more (:meth:`_recounted`
-        taking in only, faint cards ``nearby`` first), if the rules take the play so as well:
-        44444 read 4444 with a 4 at 0.41, every view counting five. Only more: on 164
-        rendered rounds, of such plays whose views counted otherwise, the views counting more
-        were right 68 times and wrong 5, counting fewer right 16 times and wrong 25 (a strip
-        that no view finds)."""
-        if not len(cards) or cards.confidence.min() >= self.mend_conf:
-            return None
-        recounted = self._recounted(cards, seat, nearby, current, closer, below=0.0)
+        A play the rules refuse sets aside below ``repair_conf``: a joker read as the other
+        one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one BJ
+        and two SJ), a play cards short of two ranks (BJ SJ SJ QQQQQ read BJ SJ QQQ). A play
+        they take as read, with a card read below ``mend_conf``, only takes in (``below``
+        0): 44444 read 4444, a 4 at 0.54, the fifth found by no box. On 164 rendered rounds,
+        of such plays whose views counted otherwise, the views counting more were right 68
+        times and wrong 5, counting fewer right 16 times and wrong 25 (a strip no view
+        finds)."""
+        recounted = self._recounted(cards, seat, nearby, current, closer, below=below)
         if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
             return None
         return recounted
@@ -1353,11 +1345,11 @@ class PlaySegmenter:
         count, where that differs from the count reported: cards the views count more taken
         in (as :meth:`_counted_closer` takes them, ``faint`` ones of those ranks first), its
         least sure cards of a rank the views count fewer of set aside (each read below
-        ``below``: with 0, none); ``None`` when the views agree with the report, or count fewer of a rank
-        whose cards were read surely, or none of a rank without counting as many cards more
-        of others (a card read as another rank is still a card). Only while the picture's
-        ``current`` cards in the zone are the play as reported, the count the views are
-        weighed against."""
+        ``below``: with 0, none); ``None`` when the views agree with the report, or count
+        fewer of a rank whose cards were read surely, or none of a rank without counting as
+        many cards more of others (a card read as another rank is still a card). Only while
+        the picture's ``current`` cards in the zone are the play as reported, the count the
+        views are weighed against."""
         ranks = _recount_ranks(reported, below)
         in_zone = _in_zone(current, seat)
         if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
