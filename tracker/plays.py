@@ -1006,27 +1006,21 @@ class PlaySegmenter:
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
-        recounted = (self._recounted_for_rules(prior, seat, cards, nearby, current, closer,
-                                               below=0.0)
-                     if not objection and not len(counted) and prior is not None
-                     and closer is not None and cards.confidence.min() < self.mend_conf
-                     else None)
+        if (not len(counted) and not objection and prior is not None and closer is not None
+                and cards.confidence.min() < self.mend_conf
+                and (recounted := self._recounted_for_rules(prior, seat, cards, nearby, current,
+                                                            closer, below=0.0)) is not None):
+            counted = recounted.taken   # a strip found by no box, no faint card beside it
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
             nearby = self._not_taken(nearby, counted)
-        elif recounted is not None:
-            reading, cards = recounted, recounted.cards
-            nearby = self._not_taken(nearby, recounted.taken)
         reasons = []
         if together:
             reasons.append("several plays landed at once")
-        doubtful = (Detections.empty() if len(counted) or recounted is not None
-                    else not_found_twice(alike))
+        doubtful = Detections.empty() if len(counted) else not_found_twice(alike)
         if len(counted):
             reasons.append(_counted_closer_change(counted))
-        elif recounted is not None:
-            reasons.append(recounted.change)
         elif len(doubtful):
             reasons.append(f"faint {described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
