@@ -47,48 +47,48 @@ lead read with a tight fan's strip too many is mended by the plays answering it,
 each answer losing a card; the play a refused play answers may have two cards changed, a tight
 fan losing two strips at once). A refused play whose zone, read closer, shows the cards it
 lacks is not weighed so: what most views count is evidence, a lead mended to fit is a guess
-(22777777 led with a 7 read at 0.52, and SJ SJ 22KKKK answering it read a K short, a K its
-zone read closer counts); nor is the play it answers, when most closer views of that play's
-zone count more or fewer of its cards than it was reported with: that play is corrected to
-their count (7777 led, read 77777 with a box on no card, every view counting four 7s). Nor
-is a refused play whose zone's views count each of its ranks, and of its unsure cards' second
+(22777777 led with a 7 read at 0.52, and SJ SJ 22KKKK answering it read a K short, a K its zone
+read closer counts); nor is the play it answers, when most closer views of that play's zone
+count more or fewer of its cards than it was reported with: that play is corrected to their
+count (7777 led, read 77777 with a box on no card, every view counting four 7s). Nor is a
+refused play whose zone's views count each of its ranks, and of its unsure cards' second
 choices, so that the rules take it (BJ SJ SJ 9 read BJ BJ SJ 9, a fifth BJ of the deck). A play
 the rules take with a card read below ``mend_conf`` has its zone read closer too, and takes in
 the cards of its ranks that most views count more (a tight fan's strip found by no box). The
-plays after a play are firmer evidence about it than the rules
-alone are about the play they refuse, so an earlier play's cards read below
-``mend_conf``, a little surer than unsure, may be set aside or read again as well (a lead of
-three jacks read with a fourth at 0.52 is mended by answers of three cards). A round deals each
-rank a fixed number of times, so a play refused for a rank the deck has no more of may correct
-a play of any earlier trick of the round that holds that rank (a queen read as a 2 shows when
-the seventeenth 2 is laid), a play of more cards than its seat has left may correct one of
-the seat's earlier plays, and a refused play may correct a play of the round by a seat the rules
-hold to a card or two, read so that the seat is out (JJ read J, the seat out some tricks later
-and the table playing on without it). When nothing else explains a refused play, the play it answers, whose
-cards lie there still, is read again from closer views of its zone: a card read there as
-another rank may correct it (an 8 led, read surely as a 9, shows when a 9 answers it). New
-cards in the zone of a seat that played in the trick, seen in one picture with the next play,
-may be the last cards of the seat's play, laid late: that play is corrected to take them when
-the rules then take the next play. When the stream ends, the round filmed should be over: a
-play of the round read with one card changed that ends it is corrected then (a lead read a card
-short, its seat left holding a card it never had); a live table's stream does not end, so the
-same is done once the table has seen no play for a minute (``round_gap``: the next deal is
-being made). When no such reading ends the round and the rules refuse the first play after that
-minute as read, on a table cleared of the trick's cards, the table has dealt anew while the
-rules still hold the old round: that play opens a new round (a ``round`` event the rules refuse
-until the old round is corrected; the play is held for review), and the new deal is judged by
-rules of its own instead of being bent to a round the table has left, so that correcting the
-old round is all it takes to set the game right. A play sooner than ``round_gap`` after the
-last one, when the rules saw that one end the round, is of that round (no table deals in
-seconds): the cheapest reading of one of its plays, one card changed, after which the rules
-take every play and the new one is corrected (a play read with a card too many let a seat go
-out early). Corrections are held for review too, and so is the play that called for them: the
-rules took it only on that guess about another play. An answer the rules still refuse, read
-with another count than the play it answers, when no earlier play was corrected for it, casts
-doubt on that play's count as well: the play answered, and the plays of the trick before it
-read with its count, back to the lead, are held as they stand where they went in unheld (a
-correction with its own cards: 6666 read 666 unheld, the answer SJ AAA refused; 25 led read 5
-and JJ answering it read J, both unheld, then a 2-card answer refused).
+plays after a play are firmer evidence about it than the rules alone are about the play they
+refuse, so an earlier play's cards read below ``mend_conf``, a little surer than unsure, may be
+set aside or read again as well (a lead of three jacks read with a fourth at 0.52 is mended by
+answers of three cards). A round deals each rank a fixed number of times, so a play refused for
+a rank the deck has no more of may correct a play of any earlier trick of the round that holds
+that rank (a queen read as a 2 shows when the seventeenth 2 is laid), a play of more cards than
+its seat has left may correct one of the seat's earlier plays, and a refused play may correct a
+play of the round by a seat the rules hold to a card or two, read so that the seat is out (JJ
+read J, the seat out some tricks later and the table playing on without it). When nothing else
+explains a refused play, the play it answers, whose cards lie there still, is read again from
+closer views of its zone: a card read there as another rank may correct it (an 8 led, read
+surely as a 9, shows when a 9 answers it). New cards in the zone of a seat that played in the
+trick, seen in one picture with the next play, may be the last cards of the seat's play, laid
+late: that play is corrected to take them when the rules then take the next play. When the
+stream ends, the round filmed should be over: a play of the round read with one card changed
+that ends it is corrected then (a lead read a card short, its seat left holding a card it never
+had); a live table's stream does not end, so the same is done once the table has seen no play
+for a minute (``round_gap``: the next deal is being made). When no such reading ends the round
+and the rules refuse the first play after that minute as read, on a table cleared of the
+trick's cards, the table has dealt anew while the rules still hold the old round: that play
+opens a new round (a ``round`` event the rules refuse until the old round is corrected; the
+play is held for review), and the new deal is judged by rules of its own instead of being bent
+to a round the table has left, so that correcting the old round is all it takes to set the game
+right. A play sooner than ``round_gap`` after the last one, when the rules saw that one end the
+round, is of that round (no table deals in seconds): the cheapest reading of one of its plays,
+one card changed, after which the rules take every play and the new one is corrected (a play
+read with a card too many let a seat go out early). Corrections are held for review too, and so
+is the play that called for them: the rules took it only on that guess about another play. An
+answer the rules still refuse, read with another count than the play it answers, when no
+earlier play was corrected for it, casts doubt on that play's count as well: the play answered,
+and the plays of the trick before it read with its count, back to the lead, are held as they
+stand where they went in unheld (a correction with its own cards: 6666 read 666 unheld, the
+answer SJ AAA refused; 25 led read 5 and JJ answering it read J, both unheld, then a 2-card
+answer refused).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
