@@ -920,18 +920,11 @@ class PlaySegmenter:
         of earlier plays, first), and the cards taken into plays: faint ones, and those of the
         ``later`` plays of the picture (by seat) taken into an earlier play of their seat as
         laid late. Only the ``first`` play of a picture may open a round: a prior that cannot
-        tell what follows the picture's events would open one for each play. Faint cards of
-        its ranks beside a play the rules take, that they would take as well with them, are
-        taken in when the ``closer`` views of its zone count them (:meth:`_counted_closer`,
-        against the picture's ``current`` cards). When the rules refuse the play and faint
-        cards taken in mend it, its zone is read closer first: if most views count them, no
-        other play's reading is weighed against them (:meth:`_seen_closer`). When the rules
-        refuse the play and no reading of its own cards and the faint ones beside it mends
-        it, its own zone is read closer for cards of its ranks the rules want
-        (:meth:`_counted_for_rules`), before any other play's reading is weighed; failing
-        that and all else, the play it answers is read again from ``closer`` views
-        (:meth:`_answered_read_closer`). A play that opens a new deal while the rules hold
-        open round ``stale`` is held for review."""
+        tell what follows the picture's events would open one for each play. A play the
+        rules take may gain cards that the ``closer`` views of its zone count, against the
+        picture's ``current`` cards (:meth:`_gained_closer`); one they refuse is mended
+        (:meth:`_mend_refused`). A play that opens a new deal while the rules hold open round
+        ``stale`` is held for review."""
         nearby = faint[np.array(self._faint_beside(seat, cards, faint), np.int_)]
         events: list[Event] = []
         opening = prior.opening(seat) if prior is not None and first else None
@@ -957,38 +950,9 @@ class PlaySegmenter:
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
         revision: list[tuple[_TrickPlay, Reading]] = []
-        pair: _MendedPair | None = None
         if prior is not None and objection:
-            repair = next((r for r in self.reader.readings(cards, nearby, below=self.repair_conf)
-                           if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
-            if (repair is not None and closer is not None and len(repair.taken)
-                    and self._seen_closer(closer, current, seat, repair.taken)):
-                # Evidence, not a guess: no other play's reading is weighed against it.
-                repair = replace(repair, change=f"{repair.change}, counted when its zone was "
-                                                f"read closer")
-                revision = []
-            elif repair is None and closer is not None and (completed := self._counted_for_rules(
-                    prior, seat, cards, nearby, current, closer)) is not None:
-                repair = completed   # evidence as well: weighed before any other play's reading
-            elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
-                    prior, seat, cards, nearby, current, closer, below=self.repair_conf)) is not None:
-                repair = recounted   # so is a count of each rank, more of one and fewer of another
-            elif closer is not None and (revision := self._answered_counted_closer(
-                    prior, seat, text, current, closer)):
-                repair = None   # evidence about the play answered: this one stands as read
-            else:
-                pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
-                than = repair.cost if repair else pair.cost if pair else np.inf
-                revision = (self._revision(prior, seat, text, later=later, than=sum(
-                    p.reading.cost for p in self._recent) + than)
-                    or self._earlier_revision(prior, seat, cards.class_id, than=than)
-                    or self._gone_out_revision(prior, seat, text, than=than))
-                if revision:   # an earlier play mended, this one stands as read
-                    repair = None
-            if not revision and repair is None and closer is not None:
-                revision = self._answered_read_closer(prior, seat, text, closer)
-            if not revision and repair is None and pair is not None:
-                revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
+            repair, revision = self._mend_refused(prior, seat, cards, nearby=nearby,
+                                                  current=current, closer=closer, later=later)
             if revision:
                 corrections, revised_taken = self._revise(revision,
                                                           after=f"seat {seat} played {text}")
@@ -1000,17 +964,9 @@ class PlaySegmenter:
                 objection += f"; {repair.change}"
         cards = reading.cards
         alike = Detections.empty() if objection else self._faint_alike(prior, seat, cards, nearby)
-        counted = (self._counted_closer(closer, current, seat, np.unique(alike.class_id), alike)
-                   if closer is not None and len(alike)
-                   else Detections.empty())
-        if len(counted) > 1 and prior is not None and prior.objection(
-                seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
-            counted = Detections.empty()
-        if (not len(counted) and not objection and prior is not None and closer is not None
-                and cards.confidence.min() < self.mend_conf
-                and (recounted := self._recounted_for_rules(prior, seat, cards, nearby, current,
-                                                            closer, below=0.0)) is not None):
-            counted = recounted.taken   # a strip found by no box, no faint card beside it
+        counted = (self._gained_closer(prior, seat, cards, alike=alike, nearby=nearby,
+                                       current=current, closer=closer)
+                   if closer is not None and not objection else Detections.empty())
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
@@ -1064,6 +1020,75 @@ class PlaySegmenter:
                                                   count_in_doubt=bool(len(doubtful)),
                                                   held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
+
+    def _gained_closer(self, prior: Prior | None, seat: int, cards: Detections, *,
+                       alike: Detections, nearby: Detections, current: Detections,
+                       closer: CloserLook) -> Detections:
+        """The cards that a play of ``seat`` the rules take gains from the closer views of its
+        zone: of the faint cards ``alike`` (of its ranks, beside it, that the rules would take
+        with it), those most views count (:meth:`_counted_closer`), if the rules take them
+        all together; failing those, with a card read below :attr:`mend_conf`, the cards of
+        its ranks most views count more of (:meth:`_recounted_for_rules`, taking in only)."""
+        counted = (self._counted_closer(closer, current, seat, np.unique(alike.class_id), alike)
+                   if len(alike) else Detections.empty())
+        if len(counted) > 1 and prior is not None and prior.objection(
+                seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
+            counted = Detections.empty()
+        if (not len(counted) and prior is not None and cards.confidence.min() < self.mend_conf
+                and (recounted := self._recounted_for_rules(prior, seat, cards, nearby, current,
+                                                            closer, below=0.0)) is not None):
+            counted = recounted.taken   # a strip found by no box, no faint card beside it
+        return counted
+
+    def _mend_refused(self, prior: Prior, seat: int, cards: Detections, *, nearby: Detections,
+                      current: Detections, closer: CloserLook | None,
+                      later: dict[int, Detections]
+                      ) -> tuple[Reading | None, list[tuple[_TrickPlay, Reading]]]:
+        """How a play of ``seat`` the rules refuse is mended: its own reading (``None``: it
+        stands as read) and earlier plays read otherwise (empty: none). Evidence comes before
+        guesses. A reading of its own cards and the faint ones ``nearby`` that the rules take
+        stands alone when most closer views of its zone count the faint cards it takes in
+        (:meth:`_seen_closer`). Failing any such reading, its zone is read closer for cards of
+        its ranks the rules want (:meth:`_counted_for_rules`), then for the count of each of
+        its ranks (:meth:`_recounted_for_rules`), then the play it answers for its count
+        (:meth:`_answered_counted_closer`), before any other play's reading is weighed
+        (:meth:`_revision`, :meth:`_earlier_revision`, :meth:`_gone_out_revision`, each
+        cheaper than mending the play itself). Failing all else, the play it answers is read
+        again from the ``closer`` views (:meth:`_answered_read_closer`), or mended together
+        with it (:meth:`_mended_with_answered`)."""
+        text = format_play(cards.class_id)
+        revision: list[tuple[_TrickPlay, Reading]] = []
+        pair: _MendedPair | None = None
+        repair = next((r for r in self.reader.readings(cards, nearby, below=self.repair_conf)
+                       if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
+        if (repair is not None and closer is not None and len(repair.taken)
+                and self._seen_closer(closer, current, seat, repair.taken)):
+            # Evidence, not a guess: no other play's reading is weighed against it.
+            repair = replace(repair, change=f"{repair.change}, counted when its zone was "
+                                            f"read closer")
+        elif repair is None and closer is not None and (completed := self._counted_for_rules(
+                prior, seat, cards, nearby, current, closer)) is not None:
+            repair = completed   # evidence as well: weighed before any other play's reading
+        elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
+                prior, seat, cards, nearby, current, closer, below=self.repair_conf)) is not None:
+            repair = recounted   # so is a count of each rank, more of one and fewer of another
+        elif closer is not None and (revision := self._answered_counted_closer(
+                prior, seat, text, current, closer)):
+            repair = None   # evidence about the play answered: this one stands as read
+        else:
+            pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
+            than = repair.cost if repair else pair.cost if pair else np.inf
+            revision = (self._revision(prior, seat, text, later=later, than=sum(
+                p.reading.cost for p in self._recent) + than)
+                or self._earlier_revision(prior, seat, cards.class_id, than=than)
+                or self._gone_out_revision(prior, seat, text, than=than))
+            if revision:   # an earlier play mended, this one stands as read
+                repair = None
+        if not revision and repair is None and closer is not None:
+            revision = self._answered_read_closer(prior, seat, text, closer)
+        if not revision and repair is None and pair is not None:
+            revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
+        return repair, revision
 
     def _correction(self, play: _TrickPlay, cards: Detections, reason: str) -> Event:
         """The event (``fixes``) putting ``play`` as ``cards``, held for review for ``reason``
