@@ -1070,7 +1070,7 @@ class PlaySegmenter:
                 prior, seat, cards, nearby, current, closer)) is not None:
             repair = completed   # evidence as well: weighed before any other play's reading
         elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
-                prior, seat, cards, nearby, current, closer, below=self.repair_conf)) is not None:
+                prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # so is a count of each rank, more of one and fewer of another
         elif closer is not None and (revision := self._answered_counted_closer(
                 prior, seat, text, current, closer)):
@@ -1127,9 +1127,11 @@ class PlaySegmenter:
         zone give (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only
         cards read below ``below``), if the rules take the play so.
 
-        A play the rules refuse sets aside below ``repair_conf``: a joker read as the other
-        one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one BJ
-        and two SJ), a play cards short of two ranks (BJ SJ SJ QQQQQ read BJ SJ QQQ). A play
+        A play the rules refuse sets aside below ``mend_conf``, as later plays mend a fairly
+        sure card: a joker read as the other one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a
+        fifth BJ, every view counting one BJ and two SJ), a play cards short of two ranks (BJ
+        SJ SJ QQQQQ read BJ SJ QQQ), a strip's second box read as a card (JJJ answering 999
+        read JJJJ, the fourth J at 0.505: the rules and the views both against it). A play
         they take as read, with a card read below ``mend_conf``, only takes in (``below``
         0): 44444 read 4444, a 4 at 0.54, the fifth found by no box. On 164 rendered rounds,
         of such plays whose views counted otherwise, the views counting more were right 68

@@ -858,6 +858,27 @@ def test_a_refused_answer_takes_the_count_of_each_rank_its_zone_read_closer_give
         assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["SJ 777", answer]
 
 
+@pytest.mark.parametrize(("fourth", "views", "answer"), [
+    (0.55, (fan("JJJ", 860, 480), fan("JJJ", 860, 480)), "JJJ"),
+    (0.55, (fan("JJJJ", 860, 480), fan("JJJJ", 860, 480)), "JJJJ"),
+    (0.65, (fan("JJJ", 860, 480), fan("JJJ", 860, 480)), "JJJJ"),
+], ids=["most-views-count-three", "most-views-count-four", "read-surely"])
+def test_a_refused_answer_sets_aside_a_fairly_sure_card_most_closer_views_do_not_count(
+        zones, fourth, views, answer):
+    # 999 led; JJJ answers it, a second box of one strip read as a fourth J at `fourth`:
+    # JJJJ is refused, 4 cards against 3. A card read below mend_conf (0.6), though above
+    # repair_conf (0.5), is set aside when most views of the zone count three jacks.
+    events, closer, trick = answered_with_closer_views(
+        zones, fan("999", 600, 560), [*fan("JJJ", 860, 480), ("J", 902, 480, fourth)], views)
+    assert closer.read_of[1]   # the answer's own zone read closer
+    assert plays(events)[-1] == (1, answer) and events[-1]["review"]
+    assert trick == (["999", "JJJ"] if answer == "JJJ" else ["999"])
+    if answer == "JJJ":
+        assert events[-1]["reason"] == (
+            f"rules: JJJJ does not beat 999: 4 cards against 3; set aside unsure J (conf "
+            f"{fourth:.3f}), counted when its zone was read closer")
+
+
 @pytest.mark.parametrize(("views", "lead"), [
     ((fan("44444", 600, 560), fan("44444", 600, 560)), "44444"),
     ((fan("44444", 600, 560), fan("4444", 600, 560), fan("4444", 600, 560)), "4444"),
