@@ -1046,16 +1046,18 @@ class PlaySegmenter:
                       ) -> tuple[Reading | None, list[tuple[_TrickPlay, Reading]]]:
         """How a play of ``seat`` the rules refuse is mended: its own reading (``None``: it
         stands as read) and earlier plays read otherwise (empty: none). Evidence comes before
-        guesses. A reading of its own cards and the faint ones ``nearby`` that the rules take
-        stands alone when most closer views of its zone count the faint cards it takes in
-        (:meth:`_seen_closer`). Failing any such reading, its zone is read closer for cards of
-        its ranks the rules want (:meth:`_counted_for_rules`), then for the count of each of
-        its ranks (:meth:`_recounted_for_rules`), then the play it answers for its count
-        (:meth:`_answered_counted_closer`), before any other play's reading is weighed
-        (:meth:`_revision`, :meth:`_earlier_revision`, :meth:`_gone_out_revision`, each
-        cheaper than mending the play itself). Failing all else, the play it answers is read
-        again from the ``closer`` views (:meth:`_answered_read_closer`), or mended together
-        with it (:meth:`_mended_with_answered`)."""
+        guesses. First, the cheapest reading of its own cards and the faint ones ``nearby``
+        that the rules take stands alone when most closer views of its zone count the faint
+        cards it takes in (:meth:`_seen_closer`). With no such reading, its zone is read
+        closer for cards of its ranks the rules want (:meth:`_counted_for_rules`), then for
+        the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the zone of the
+        play it answers is read closer for that play's count
+        (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
+        its own, or the play it answers mended with it (:meth:`_mended_with_answered`),
+        against one earlier play read otherwise (:meth:`_revision`,
+        :meth:`_earlier_revision`, :meth:`_gone_out_revision`). With neither, the play it
+        answers is read again from the ``closer`` views (:meth:`_answered_read_closer`)
+        before the pair is taken."""
         text = format_play(cards.class_id)
         revision: list[tuple[_TrickPlay, Reading]] = []
         pair: _MendedPair | None = None
