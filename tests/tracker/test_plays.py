@@ -340,7 +340,7 @@ class CloserLook:
     ahead of its commit too), noting the seats whose zone was read and how many views were."""
 
     def __init__(self, zones, *views, second_choice=None):
-        self.zones, self.views, self.asked, self.read = zones, views, [], 0
+        self.zones, self.views, self.asked = zones, views, []
         self.read_of: collections.Counter[int] = collections.Counter()
         """Views read of each seat's zone."""
         self.second_choice = second_choice
@@ -353,8 +353,12 @@ class CloserLook:
         return ViewsOnDemand(functools.partial(self.read_view, seat), len(self.views),
                              self._seen.setdefault(seat, []))
 
+    @property
+    def read(self):
+        """Views read, of every zone."""
+        return sum(self.read_of.values())
+
     def read_view(self, seat, index):
-        self.read += 1
         self.read_of[seat] += 1
         found = cards(*self.views[index])
         if self.second_choice is not None:
