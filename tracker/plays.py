@@ -175,9 +175,6 @@ CloserLook = Callable[[int], CloserViews]
 
 MIN_CONF = 0.2
 """Default confidence a detection needs to count as a card on its own."""
-MAX_MISSED = 2
-"""Most cards of one rank a refused play may lack for its zone to be read closer for them
-(:meth:`PlaySegmenter._counted_for_rules`)."""
 FAINT_CONF = 0.1
 """Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
 detector feeding the segmenter should report boxes down to it."""
@@ -523,20 +520,22 @@ class PlaySegmenter:
             detections: the frame's boxes.
             t: the frame's time in seconds (non-decreasing).
             moving: something moves over the table (a hand), so nothing is stable yet.
-            closer: reads a seat's zone of this frame again, closer (asked only when a play
-                is committed with faint cards of its ranks beside it that the rules would take
-                as well as not): as many cards as most closer views count more of a rank than
-                the frame's detections count in the zone are taken into the play, faint ones
-                first (the views are read until most of them agree: of three, the third only
-                when the first two disagree). Asked too when the rules refuse a play that up
-                to :data:`MAX_MISSED` more cards of one of its ranks would mend, if nothing
-                else explains the refusal: the cards the views count are taken in if the rules
-                then take the play. And for the zone of the play a
-                refused play answers, when nothing else explains the refusal (the views are
-                read until one does). And for a play held only for an unsure card: it is not
-                held if most views read the card surely. Asked as well, for the same zones,
-                once the picture has stood ``look_ahead`` of the window: the caller that keeps
-                each zone's views until the zone is detected again reads them once, before the
+            closer: reads a seat's zone of this frame again, closer (the views are read
+                until most of them agree: of three, the third only when the first two
+                disagree). Asked when a play the rules take is committed with faint cards of
+                its ranks beside it that the rules would take as well as not: as many cards as
+                most views count more of a rank than the frame's detections count in the zone
+                are taken into the play, faint ones first; failing those, when a card of the
+                play was read below ``mend_conf``, the cards of its ranks most views count
+                more of are taken in if the rules take the play so. Asked when the rules
+                refuse a play: a reading taking in faint cards beside it stands if most views
+                count them; else the count of each of its ranks that most views give is the
+                play's (cards read below ``mend_conf`` set aside, cards taken in) if the rules
+                then take it; else the zone of the play it answers is read for that play's
+                count. And for a play held only for an unsure card: it is not held if most
+                views read the card surely. Asked as well, for the same zones, once the
+                picture has stood ``look_ahead`` of the window: the caller that keeps each
+                zone's views until the zone is detected again reads them once, before the
                 commit needs them.
 
         Returns:
@@ -1049,9 +1048,8 @@ class PlaySegmenter:
         guesses. First, the cheapest reading of its own cards and the faint ones ``nearby``
         that the rules take stands alone when most closer views of its zone count the faint
         cards it takes in (:meth:`_seen_closer`). With no such reading, its zone is read
-        closer for cards of its ranks the rules want (:meth:`_counted_for_rules`), then for
-        the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the zone of the
-        play it answers is read closer for that play's count
+        closer for the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the
+        zone of the play it answers is read closer for that play's count
         (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
         its own, or the play it answers mended with it (:meth:`_mended_with_answered`),
         against one earlier play read otherwise (:meth:`_revision`,
@@ -1068,12 +1066,9 @@ class PlaySegmenter:
             # Evidence, not a guess: no other play's reading is weighed against it.
             repair = replace(repair, change=f"{repair.change}, counted when its zone was "
                                             f"read closer")
-        elif repair is None and closer is not None and (completed := self._counted_for_rules(
-                prior, seat, cards, nearby, current, closer)) is not None:
-            repair = completed   # evidence as well: weighed before any other play's reading
         elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
-            repair = recounted   # so is a count of each rank, more of one and fewer of another
+            repair = recounted   # evidence as well: weighed before any other play's reading
         elif closer is not None and (revision := self._answered_counted_closer(
                 prior, seat, text, current, closer)):
             repair = None   # evidence about the play answered: this one stands as read
@@ -1101,27 +1096,6 @@ class PlaySegmenter:
                                "conf": round(float(cards.confidence.min()), 3), "review": True,
                                "reason": reason, "fixes": play.seq})
 
-    def _counted_for_rules(self, prior: Prior, seat: int, cards: Detections,
-                           nearby: Detections, current: Detections, closer: CloserLook
-                           ) -> Reading | None:
-        """``cards`` with the cards of their ranks that the closer views of their zone count
-        (:meth:`_counted_closer`, faint ones of ``nearby`` first), if the rules take the play
-        so: a tight fan the detector saw short of strips, where no faint card was left to take
-        (6666666 read 66666 answering 4444444: the strips' boxes overlapped as one card's)."""
-        ranks = np.unique(cards.class_id)
-        if not any(prior.objection(seat, format_play([*cards.class_id, *[rank] * more])) is None
-                   for rank in ranks for more in range(1, MAX_MISSED + 1)):
-            return None   # no more of its cards would do: not worth a look
-        counted = self._counted_closer(closer, current, seat, ranks,
-                                       nearby[np.isin(nearby.class_id, ranks)])
-        if not len(counted):
-            return None
-        with_them = Detections.merge([cards, counted])
-        if prior.objection(seat, format_play(with_them.class_id)) is not None:
-            return None
-        return Reading(with_them, taken=counted, change=_counted_closer_change(counted),
-                       cost=taking_in_cost(counted))
-
     def _recounted_for_rules(self, prior: Prior, seat: int, cards: Detections,
                              nearby: Detections, current: Detections, closer: CloserLook, *,
                              below: float) -> Reading | None:
@@ -1130,10 +1104,12 @@ class PlaySegmenter:
         cards read below ``below``), if the rules take the play so.
 
         A play the rules refuse sets aside below ``mend_conf``, as later plays mend a fairly
-        sure card: a joker read as the other one (BJ SJ SJ 9 read BJ BJ SJ 9, refused as a
-        fifth BJ, every view counting one BJ and two SJ), a play cards short of two ranks (BJ
-        SJ SJ QQQQQ read BJ SJ QQQ), a strip's second box read as a card (JJJ answering 999
-        read JJJJ, the fourth J at 0.505: the rules and the views both against it). A play
+        sure card: a tight fan read short of strips (6666666 read 66666 answering 4444444,
+        the strips' boxes overlapping as one card's), a joker read as the other one (BJ SJ SJ
+        9 read BJ BJ SJ 9, refused as a fifth BJ, every view counting one BJ and two SJ), a
+        play cards short of two ranks (BJ SJ SJ QQQQQ read BJ SJ QQQ), a strip's second box
+        read as a card (JJJ answering 999 read JJJJ, the fourth J at 0.505: the rules and the
+        views both against it). A play
         they take as read, with a card read below ``mend_conf``, only takes in (``below``
         0): 44444 read 4444, a 4 at 0.54, the fifth found by no box. On 164 rendered rounds,
         of such plays whose views counted otherwise, the views counting more were right 68
@@ -1349,7 +1325,7 @@ class PlaySegmenter:
         :meth:`_recent_revised`), else none.
 
         What most views count is evidence, as a refused answer's own zone read closer is
-        (:meth:`_counted_for_rules`), where the cheapest other reading is a guess: 7777 led,
+        (:meth:`_recounted_for_rules`), where the cheapest other reading is a guess: 7777 led,
         read 77777 with a box on no card at 0.36, and JJJJ answering it, refused, were taken
         with a faint J beside the answer, while all three views count four 7s."""
         answered = self._replayable_answered(seat)
