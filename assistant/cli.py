@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # GoujiError and other bad input: one line, exit 2
         print(f"gouji {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except FileNotFoundError as exc:
+    except OSError as exc:  # a path that cannot be read or written (missing, a file for a folder)
         print(f"gouji {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -67,9 +67,9 @@ def process_command(args: argparse.Namespace) -> int:
     table = TableLayout.load(args.table)
     truth = _read_truth(args.truth) if args.truth is not None else None
     source = frames(args.video)  # a missing file fails here, before the model loads
+    args.events.parent.mkdir(parents=True, exist_ok=True)   # and a log it cannot write here
     detector = card_detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
-    args.events.parent.mkdir(parents=True, exist_ok=True)
     events: list[dict[str, Any]] = []
     with args.events.open("w", encoding="utf-8") as log:
 

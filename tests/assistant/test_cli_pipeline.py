@@ -82,6 +82,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, argv, m
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["process", "render-game"])
+def test_an_output_path_under_a_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys,
+                                                             command):
+    # The events log (or the game's folder) cannot be made where a file already lies: said
+    # before the model loads or the game is filmed, and the file is left as it was.
+    monkeypatch.chdir(tmp_path)
+    Path("taken").write_text("kept")
+    if command == "process":
+        Path("clip").mkdir()
+        cv2.imwrite("clip/0001.png", np.zeros((72, 128, 3), np.uint8))
+        TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72)).save(
+            "table.json")
+        argv = ["process", "clip", "--table", "table.json", "--events", "taken/events.jsonl"]
+    else:
+        argv = ["render-game", "--seed", "1", "--out", "taken/game"]
+    monkeypatch.setattr("vision.detector.Detector", None)   # never reached
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"gouji {command}: error: ") and "taken" in error
+    assert len(error.splitlines()) == 1
+    assert Path("taken").read_text() == "kept"
+
+
 def test_process_against_the_truth_prints_the_score_and_the_plays_that_differ(tmp_path,
                                                                               monkeypatch, capsys):
     out = tmp_path / "game"
