@@ -436,6 +436,8 @@ class PlaySegmenter:
                  second_choice: bool = True, max_revisions: int = MAX_REVISIONS,
                  round_gap: float | None = ROUND_GAP,
                  look_ahead: float | None = LOOK_AHEAD) -> None:
+        if not window > 0:   # cards seen for no time at all would count: noise as plays
+            raise ValueError(f"window must be above 0 seconds, got {window}")
         self.zones = zones
         self.window = window
         self.look_ahead = look_ahead

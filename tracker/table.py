@@ -321,6 +321,8 @@ class TableLayout:
             document = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise TableLayoutError(f"{path}: not valid JSON ({exc})") from None
+        except UnicodeDecodeError:
+            raise TableLayoutError(f"{path}: not a table file (not UTF-8 text)") from None
         try:
             return cls.from_json(document)
         except TableLayoutError as exc:

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
-__all__ = ["add_round_gap", "positive_float", "positive_int", "round_gap", "seconds"]
+__all__ = ["add_round_gap", "positive_float", "positive_int", "read_text", "round_gap", "seconds"]
+
+
+def read_text(path: Path) -> str:
+    """A text file named on the command line; one that is not UTF-8 text (a video given for a
+    log) is a ValueError naming it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file (not UTF-8)") from None
 
 
 def positive_int(text: str) -> int:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import add_round_gap, round_gap
+from assistant.commands import add_round_gap, positive_float, positive_int, read_text, round_gap
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,10 +27,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                               "$GOUJI_CLASSIFIER or models/gouji-ranks.onnx)")
     process.add_argument("--ruleset", default="qingdao",
                          help="ruleset of the game, for the rules' prior (default: qingdao)")
-    process.add_argument("--window", type=float, default=0.5,
+    process.add_argument("--window", type=positive_float, default=0.5,
                          help="seconds cards must lie still before they count (default: 0.5)")
     add_round_gap(process, zero="only at the end of the video")
-    process.add_argument("--threads", type=int, default=2, help="detector threads (default: 2)")
+    process.add_argument("--threads", type=positive_int, default=2,
+                         help="detector threads (default: 2)")
     process.add_argument("--whole-frame", action="store_true",
                          help="detect on whole frames instead of each seat's upright crop")
     process.add_argument("--truth", type=Path, default=None, metavar="TRUTH.jsonl",
@@ -102,7 +103,7 @@ def _read_truth(path: Path) -> list[dict[str, Any]]:
     import rules
 
     events = []
-    for line, item in rules.loads(path.read_text(encoding="utf-8")):
+    for line, item in rules.loads(read_text(path)):
         try:
             rules.parse_event(item)
         except rules.GoujiError as exc:

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from assistant.commands import read_text
+
 
 def register(subparsers: Any) -> None:
     """Add the rules commands to the ``gouji`` parser."""
@@ -54,7 +56,7 @@ def _classify(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     import rules
 
-    text = args.record.read_text(encoding="utf-8")
+    text = read_text(args.record)
     match = rules.replay(text, ruleset=args.ruleset)
     print(json.dumps(match.to_json(), ensure_ascii=False, indent=2))
     return 0

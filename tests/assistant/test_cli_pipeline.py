@@ -82,6 +82,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, argv, m
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("option", "value"), [("--window", "0"), ("--window", "-1"),
+                                               ("--threads", "0")])
+def test_a_window_of_no_time_or_no_detector_thread_is_a_usage_error(capsys, option, value):
+    with pytest.raises(SystemExit) as exit_:
+        main(["process", "game.mp4", "--table", "t.json", "--events", "e.jsonl", option, value])
+    assert exit_.value.code == 2
+    assert f"argument {option}: must be" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", ["process", "render-game"])
 def test_an_output_path_under_a_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys,
                                                              command):
@@ -126,11 +135,13 @@ def test_process_against_the_truth_prints_the_score_and_the_plays_that_differ(tm
 @pytest.mark.parametrize(("line", "message"), [
     ("not json", "line 2: not JSON"),
     ('{"type": "play", "seat": 1, "cards": "5X"}', "line 2: invalid card token 'X'"),
-])
+    ("\udc9f\udc92", "not a text file (not UTF-8)"),   # bytes no UTF-8 text holds
+], ids=["not-json", "bad-card", "not-utf8"])
 def test_a_bad_truth_fails_before_the_video_is_read(tmp_path, monkeypatch, capsys, line, message):
     monkeypatch.chdir(tmp_path)
     TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72)).save("t.json")
-    Path("truth.jsonl").write_text('{"type": "round", "first": 0}\n' + line + "\n")
+    Path("truth.jsonl").write_bytes(('{"type": "round", "first": 0}\n' + line + "\n").encode(
+        "utf-8", "surrogateescape"))
     assert main(["process", "missing.mp4", "--table", "t.json", "--events", "e.jsonl",
                  "--truth", "truth.jsonl"]) == 2
     assert f"truth.jsonl: {message}" in capsys.readouterr().err

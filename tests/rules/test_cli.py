@@ -48,3 +48,10 @@ def test_replay_prints_the_state_json(capsys, tmp_path):
 
 def test_replay_of_a_missing_file_exits_2(capsys, tmp_path):
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_replay_of_a_file_that_is_no_log_exits_2_naming_it(capsys, tmp_path):
+    video = tmp_path / "game.mp4"   # given for the log by mistake
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42\x9f\x92\x96")
+    assert main(["replay", str(video)]) == 2
+    assert capsys.readouterr().err == f"gouji replay: error: {video}: not a text file (not UTF-8)\n"

@@ -68,6 +68,13 @@ def test_a_play_is_committed_once_after_it_stays_still_for_the_window(segmenter)
     assert events[0]["t"] == 0.5 and events[0]["review"] is False and events[0]["conf"] == 0.9
 
 
+@pytest.mark.parametrize("window", [0.0, -0.5])
+def test_a_window_of_no_time_is_refused(zones, window):
+    # Cards seen for no time at all would count at once: every flicker a play.
+    with pytest.raises(ValueError, match=f"window must be above 0 seconds, got {window}"):
+        PlaySegmenter(zones, window=window)
+
+
 def test_a_card_seen_for_one_frame_is_noise(segmenter):
     assert hold(segmenter, cards(("K", 640, 120)), 0.0, 0.1) == []
     assert hold(segmenter, cards(), 0.1, 2.0) == []

@@ -108,6 +108,10 @@ def test_load_names_the_file_on_errors(tmp_path):
     broken.write_text("{")
     with pytest.raises(TableLayoutError, match="broken.json: not valid JSON"):
         TableLayout.load(broken)
+    video = tmp_path / "game.mp4"   # given for the table by mistake
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42\x9f\x92\x96")
+    with pytest.raises(TableLayoutError, match="game.mp4: not a table file"):
+        TableLayout.load(video)
 
 
 def test_four_clicked_corners_of_an_oblique_mat_give_a_regular_hexagon_on_the_table():
