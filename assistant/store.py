@@ -93,11 +93,18 @@ def _now() -> str:
 
 
 def open_store(path: Path | str) -> sqlite3.Connection:
-    """Open (and create if needed) the store at ``path`` (``":memory:"`` for a throw-away one)."""
+    """Open (and create if needed) the store at ``path`` (``":memory:"`` for a throw-away one).
+
+    A file there that is no SQLite database (a video given for the store) is a ValueError naming
+    it, and is left as it was."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.DatabaseError as exc:   # read before anything is written
+        conn.close()
+        raise ValueError(f"{path}: not a record store ({exc})") from None
     conn.execute("PRAGMA synchronous=FULL")  # an acknowledged event survives power loss too
     conn.execute("PRAGMA foreign_keys=ON")
     conn.executescript(_SCHEMA)

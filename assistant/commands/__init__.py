@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_round_gap", "positive_float", "positive_int", "read_text", "round_gap", "seconds"]
+__all__ = ["add_round_gap", "port", "positive_float", "positive_int", "read_text", "round_gap",
+           "seconds"]
 
 
 def read_text(path: Path) -> str:
@@ -26,6 +27,14 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def port(text: str) -> int:
+    """A TCP port to serve on, 1-65535, from the command line."""
+    value = positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is at most 65535, got {value}")
     return value
 
 

@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import add_round_gap, round_gap, seconds
+from assistant.commands import add_round_gap, port, round_gap, seconds
 
 __all__ = ["register"]
 
@@ -21,7 +21,7 @@ DEMO_ACCEPT_AFTER = 5.0
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="interface to bind (default 127.0.0.1; others need the operator token)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--token", help="operator token (default: generated when not on loopback)")
     parser.add_argument("--ruleset", default="qingdao", help="ruleset of new games (default qingdao)")
     parser.add_argument("--no-speech", action="store_true", help="do not speak announcements")

@@ -245,6 +245,26 @@ def test_serve_refuses_bad_options_in_one_line(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["serve", "export"])
+def test_a_store_that_is_no_database_is_refused_and_left_as_it_was(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "table.json"   # given for the store by mistake
+    table.write_text('{"version": 1}\n')
+    assert main([command, "--db", str(table)]) == 2
+    assert capsys.readouterr().err == (f"gouji {command}: error: {table}: not a record store "
+                                       f"(file is not a database)\n")
+    assert table.read_text() == '{"version": 1}\n'
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http"])
+def test_a_bad_port_is_refused_by_name(port: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: pytest.fail("served"))
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port, "--db", str(tmp_path / "g.sqlite3")])
+    assert exited.value.code == 2 and "argument --port" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option", ["--accept-after", "--round-gap"])
 @pytest.mark.parametrize("seconds", ["soon", "-1", "7200"])
 def test_a_bad_wait_is_refused_by_name(
