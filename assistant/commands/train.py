@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shlex
 import sys
 from pathlib import Path
@@ -142,6 +143,16 @@ def run_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _require_train_extra(*modules: str) -> None:
+    """Fail at once, not after the minutes spent generating tiles, where the ``[train]`` extra
+    that holds ``modules`` is not installed."""
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ValueError(f"needs the [train] extra, and {', '.join(missing)} "
+                         f"{'is' if len(missing) == 1 else 'are'} not installed: "
+                         f"pip install -e \".[train]\"")
+
+
 def run_train(args: argparse.Namespace) -> int:
     from vision import train as training
 
@@ -149,6 +160,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise ValueError("--end-to-end chooses the head of an --export-only export")
     if args.grow and args.weights is None:
         raise ValueError("--grow starts the deeper model from --weights: give them")
+    _require_train_extra("torch", "ultralytics")
     command = "gouji " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "gouji train"
     real_dir = _real_dir(args)
     # Ultralytics validates the raw head: an end-to-end export's figures are `gouji eval`'s
@@ -194,6 +206,7 @@ def _synth_val(args: argparse.Namespace) -> Path:
 
 
 def run_train_ranks(args: argparse.Namespace) -> int:
+    _require_train_extra("torch")
     from vision import rank_training
     from vision import train as training
     from vision.classifier import DEFAULT_CLASSIFIER

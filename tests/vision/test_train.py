@@ -179,6 +179,21 @@ def test_only_the_depth_of_a_detector_may_grow(tmp_path: Path):
         grow_into(narrow.model, wide.model)
 
 
+@pytest.mark.parametrize(("argv", "missing"), [
+    (["train", "--one-class", "--hours", "0.1"], "torch, ultralytics are"),
+    (["train-ranks", "--epochs", "1"], "torch is"),
+])
+def test_training_without_the_train_extra_fails_before_any_tile_is_made(
+        argv: list[str], missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None)
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (f"gouji {argv[0]}: error: needs the [train] extra, and "
+                                       f"{missing} not installed: pip install -e \".[train]\"\n")
+    assert not Path("datasets").exists()
+
+
 def test_growing_needs_the_weights_it_grows_from(capsys: pytest.CaptureFixture[str]):
     assert main(["train", "--grow", "--depth", "1.0", "--hours", "0.1"]) == 2
     assert "--grow starts the deeper model from --weights" in capsys.readouterr().err
