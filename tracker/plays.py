@@ -977,7 +977,7 @@ class PlaySegmenter:
             reasons.append("several plays landed at once")
         doubtful = Detections.empty() if len(counted) else not_found_twice(alike)
         if len(counted):
-            reasons.append(_counted_closer_change(counted))
+            reasons.append(_read_closer(f"took in {described(counted)}"))
         elif len(doubtful):
             reasons.append(f"faint {described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
@@ -1066,8 +1066,7 @@ class PlaySegmenter:
         if (repair is not None and closer is not None and len(repair.taken)
                 and self._seen_closer(closer, current, seat, repair.taken)):
             # Evidence, not a guess: no other play's reading is weighed against it.
-            repair = replace(repair, change=f"{repair.change}, counted when its zone was "
-                                            f"read closer")
+            repair = replace(repair, change=_read_closer(repair.change))
         elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading
@@ -1376,7 +1375,7 @@ class PlaySegmenter:
             changes.append(f"took in {described(taken)}")
         return Reading(Detections.merge([kept.cards, taken]), taken=taken,
                        cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
-                       change=f"{' and '.join(changes)}, counted when its zone was read closer")
+                       change=_read_closer(" and ".join(changes)))
 
     def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
                               nearby: Detections) -> _MendedPair | None:
@@ -1736,9 +1735,9 @@ def _taken_with(corrections: list[Event]) -> str:
                                      f"{e['cards']}" for e in corrections)
 
 
-def _counted_closer_change(counted: Detections) -> str:
-    """What taking in ``counted``, cards the closer views counted, changes, for people."""
-    return f"took in {described(counted)}, counted when its zone was read closer"
+def _read_closer(change: str) -> str:
+    """``change`` to a play's cards, for people, as the closer views of its zone told it."""
+    return f"{change}, counted when its zone was read closer"
 
 
 def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
