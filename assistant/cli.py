@@ -40,10 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except ValueError as exc:  # GoujiError and other bad input: one line, exit 2
-        print(f"gouji {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:  # a path that cannot be read or written (missing, a file for a folder)
+    # Bad input (GoujiError among others) or a path that cannot be read or written (missing,
+    # a file for a folder): one line, exit 2.
+    except (ValueError, OSError) as exc:
         print(f"gouji {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
