@@ -177,7 +177,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     capture = frames(source)
     pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
                         match=SeenMatch(live), round_gap=round_gap)
-    hub.active = True
+    hub.source, hub.capture = source, capture.stats
     last_shown = 0.0
 
     def on_frame(frame: Any, detections: Any) -> None:

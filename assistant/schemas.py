@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 import rules
 
 __all__ = [
+    "CameraOut",
+    "CameraStatus",
     "ErrorOut",
     "EventIn",
     "EventOut",
@@ -150,3 +152,21 @@ class GameOut(BaseModel):
 
 class ErrorOut(BaseModel):
     detail: str
+
+
+CameraStatus = Literal["none", "opening", "live", "lost", "ended"]
+
+
+class CameraOut(BaseModel):
+    """How the video source is doing."""
+
+    source: str | None = Field(description="Camera index, file or stream URL; null: no video")
+    status: CameraStatus = Field(
+        description="none: no video source; opening: no frame yet; live: delivering; lost: "
+                    "stopped delivering and being reopened; ended: the video ended or the "
+                    "source was given up")
+    frames: int = 0
+    dropped: int = Field(default=0, description="Frames that could not be read or decoded")
+    reconnects: int = Field(default=0, description="Attempts to reopen a lost source")
+    lost_for: float | None = Field(default=None, description="Seconds since it stopped delivering")
+    message: str | None = Field(default=None, description="The latest problem, in words")

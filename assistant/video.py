@@ -1,8 +1,13 @@
-"""The live view: the latest annotated JPEG frame, handed from the pipeline thread to the pages."""
+"""The live view: the latest annotated JPEG frame, handed from the pipeline thread to the pages,
+and how the camera behind it is doing."""
 
 from __future__ import annotations
 
 import threading
+import time
+
+from assistant.schemas import CameraOut, CameraStatus
+from vision.capture import CaptureStats
 
 __all__ = ["FrameHub"]
 
@@ -14,10 +19,17 @@ class FrameHub:
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
         self._index = 0
-        self.active = False
-        """Whether a video source feeds this hub."""
+        self.source: str | None = None
+        """The video source feeding this hub (``None``: none, events come from the operator)."""
+        self.capture: CaptureStats | None = None
+        """The counters of that source's capture, updated by the pipeline thread."""
         self.closed = False
         """Set when the server stops, to end the open streams."""
+
+    @property
+    def active(self) -> bool:
+        """Whether a video source feeds this hub."""
+        return self.source is not None
 
     def publish(self, jpeg: bytes) -> None:
         with self._lock:
@@ -28,3 +40,20 @@ class FrameHub:
         """``(number, jpeg)`` of the newest frame (number 0 and ``None`` before the first)."""
         with self._lock:
             return self._index, self._jpeg
+
+    def camera(self) -> CameraOut:
+        """How the source is doing, for the pages: delivering, lost (since when), or ended."""
+        stats = self.capture
+        if self.source is None or stats is None:
+            return CameraOut(source=self.source, status="none" if self.source is None else "opening")
+        lost_for = None if stats.lost_since is None else time.monotonic() - stats.lost_since
+        status: CameraStatus = "live" if stats.frames else "opening"
+        message = None
+        if stats.ended is not None:
+            status, message = "ended", stats.ended
+        elif lost_for is not None:
+            status, message = "lost", stats.last_error
+        return CameraOut(source=self.source, status=status, frames=stats.frames,
+                         dropped=stats.dropped, reconnects=stats.reconnects,
+                         lost_for=None if lost_for is None else round(lost_for, 1),
+                         message=message)

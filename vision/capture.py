@@ -68,6 +68,12 @@ class CaptureStats:
     """The most recent problem, in words (``None`` while all is well)."""
     events: list[str] = field(default_factory=list)
     """Every reported problem, oldest first (drops, losses, reopen attempts)."""
+    lost_since: float | None = None
+    """``time.monotonic()`` when a live source failed to open or stopped delivering; ``None``
+    while it delivers (and for files and folders)."""
+    ended: str | None = None
+    """Why the capture stopped, in words (the video's end, given up, undecodable); ``None``
+    while it runs."""
 
     def report(self, message: str) -> None:
         """Record a problem and log it as a warning."""
@@ -152,10 +158,15 @@ class Capture:
         try:
             if isinstance(self.source, Path | str) and Path(self.source).is_dir():
                 yield from self._from_folder(Path(self.source))
+                self.stats.ended = f"end of the image folder {self.source}"
             elif _is_live(self.source):
                 yield from self._from_live()
             else:
                 yield from self._from_file()
+                self.stats.ended = f"end of the video {self.source}"
+        except ValueError as exc:
+            self.stats.ended = str(exc)
+            raise
         finally:
             self.close()
 
@@ -226,7 +237,14 @@ class Capture:
 
     def _open_live(self) -> bool:
         self.close()
-        capture = cv2.VideoCapture(self.source)
+        # OpenCV logs each backend it tries in vain over several lines, at every attempt: the
+        # capture reports the failure itself, in one line.
+        log_level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            capture = cv2.VideoCapture(self.source)
+        finally:
+            cv2.utils.logging.setLogLevel(log_level)
         if not capture.isOpened():
             capture.release()
             return False
@@ -245,6 +263,7 @@ class Capture:
     def _from_live(self) -> Iterator[Frame]:
         start = time.monotonic()
         if not self._open_live():
+            self.stats.lost_since = time.monotonic()
             self.stats.report(f"cannot open camera or stream {self.source}")
             if not self._reopen():
                 raise ValueError(f"cannot open camera or stream {self.source}")
@@ -254,6 +273,7 @@ class Capture:
             ok, image = self._capture.read()
             if ok and image is not None and image.size:
                 failures_in_row = 0
+                self.stats.lost_since = None
                 yield self._emit(image, time.monotonic() - start)
                 continue
             failures_in_row += 1
@@ -261,6 +281,7 @@ class Capture:
             # A few bad reads happen on any network stream; several in a row mean it is gone.
             if failures_in_row < 5:
                 continue
+            self.stats.lost_since = time.monotonic()
             self.stats.report(f"lost camera or stream {self.source}; reopening")
             if not self._reopen():
                 return
@@ -278,7 +299,8 @@ class Capture:
                 self.stats.report(f"reopened {self.source} after {attempts} attempt(s)")
                 return True
             wait = min(wait * 2, longest)
-        self.stats.report(f"gave up on {self.source} after {attempts} reopen attempts")
+        self.stats.ended = f"gave up on {self.source} after {attempts} reopen attempts"
+        self.stats.report(self.stats.ended)
         return False
 
 

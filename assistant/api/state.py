@@ -9,7 +9,7 @@ from fastapi.responses import PlainTextResponse
 
 from assistant import record, store
 from assistant.deps import FramesDep, LiveDep, SettingsDep, SpeakerDep, StoreDep, require_operator
-from assistant.schemas import GameOut
+from assistant.schemas import CameraOut, GameOut
 
 router = APIRouter(prefix="/api", tags=["state"])
 
@@ -25,6 +25,12 @@ def get_info(settings: SettingsDep, speaker: SpeakerDep, frames: FramesDep) -> d
     """What the pages need to know about the server."""
     return {"token_required": settings.token is not None, "video": frames.active,
             "speech_available": speaker.available, "table": settings.table is not None}
+
+
+@router.get("/camera")
+def get_camera(frames: FramesDep) -> CameraOut:
+    """How the video source is doing: delivering, lost and being reopened, or ended."""
+    return frames.camera()
 
 
 @router.get("/games")

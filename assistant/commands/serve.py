@@ -110,9 +110,14 @@ def _start_table(source: str, path: Path) -> None:
     from tracker.table import TableLayout
     from vision.capture import frames
 
-    capture = frames(source)
-    frame = next(iter(capture), None)
-    capture.close()
+    # A few tries (3.5 s): the layout needs the picture's size, and the server waits for it.
+    capture = frames(source, max_reconnects=3)
+    try:
+        frame = next(iter(capture), None)
+    except ValueError as exc:
+        raise ValueError(f"{exc}: a new table file is sized on its first picture") from exc
+    finally:
+        capture.close()
     if frame is None:
         raise FileNotFoundError(f"no picture from {source}")
     height, width = frame.image.shape[:2]

@@ -434,6 +434,32 @@ $("save-zones").addEventListener("click", async () => {
 });
 $("cancel-zones").addEventListener("click", () => { calibration = null; $("calibration-bar").hidden = true; drawZones(); });
 
+// ---- camera ------------------------------------------------------------------------------------
+
+const CAMERA_POLL_MS = 2000;
+
+function cameraText(camera) {
+  const counts = `${camera.frames} 帧 frames · ${camera.dropped} 丢 dropped · ${camera.reconnects} 重连 reconnects`;
+  if (camera.status === "opening") return `正在打开 opening ${camera.source} …`;
+  if (camera.status === "lost") {
+    return `摄像头断开，正在重连 camera lost ${Math.round(camera.lost_for)} s, reopening — ${camera.message || ""} (${counts})`;
+  }
+  if (camera.status === "ended") return `视频源已停止 video stopped: ${camera.message} (${counts})`;
+  return null;
+}
+
+async function watchCamera() {
+  try {
+    const camera = await api("GET", "/api/camera");
+    const text = cameraText(camera);
+    const alert = $("camera-alert");
+    alert.hidden = text === null;
+    alert.textContent = text || "";
+    alert.classList.toggle("calm", camera.status === "opening" || camera.status === "ended");
+  } catch (error) { /* the server is away: the connection light says so */ }
+  setTimeout(watchCamera, CAMERA_POLL_MS);
+}
+
 // ---- start -------------------------------------------------------------------------------------
 
 (async () => {
@@ -445,6 +471,7 @@ $("cancel-zones").addEventListener("click", () => { calibration = null; $("calib
     $("video").src = "/api/video.mjpg";
     $("video").hidden = false;
     $("no-video").hidden = true;
+    watchCamera();
   }
   $("calibrate").disabled = !info.table;
   Gouji.connect(render, (online) => $("connection").classList.toggle("online", online));

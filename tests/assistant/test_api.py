@@ -194,6 +194,9 @@ def test_speech_is_switchable_and_says_only_what_the_game_said(
 
 def test_no_video_source_means_no_stream(client: TestClient) -> None:
     assert client.get("/api/info").json()["video"] is False
+    assert client.get("/api/camera").json() == {
+        "source": None, "status": "none", "frames": 0, "dropped": 0, "reconnects": 0,
+        "lost_for": None, "message": None}
     assert client.get("/api/video.mjpg").status_code == 404
     assert client.get("/api/table").status_code == 404
 

@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from assistant.app import create_app
+from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tracker.table import TableLayout
+from vision.capture import CaptureStats
 from vision.detections import Detections
 
 
@@ -71,6 +73,41 @@ def test_video_frames_reach_the_page_with_the_seat_zones(table_with_video: LiveS
 
 
 @pytest.mark.browser
+def test_the_page_says_when_the_video_source_stops(table_with_video: LiveServer,
+                                                   browser: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    with table_with_video as server, httpx.Client(base_url=server.url) as http:
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(server.url + "/")
+        expect(page.locator("#camera-alert")).to_contain_text("video stopped: end of the video",
+                                                             timeout=10_000)
+        expect(page.locator("#camera-alert")).to_contain_text("18 帧 frames · 0 丢 dropped")
+        camera = http.get("/api/camera").json()
+        assert camera["status"] == "ended" and camera["frames"] == 18
+        assert camera["source"].endswith("game.mp4")
+        page.close()
+
+
+def test_a_lost_camera_is_told_with_how_long_and_why() -> None:
+    hub = FrameHub()
+    assert hub.camera().status == "none"
+    hub.source = "rtsp://table.local/stream"
+    assert hub.camera().status == "opening"
+    hub.capture = CaptureStats()
+    assert hub.camera().status == "opening"
+    hub.capture.frames = 40
+    assert hub.camera().status == "live"
+    hub.capture.lost_since = time.monotonic() - 3
+    hub.capture.dropped = hub.capture.reconnects = 5
+    hub.capture.report("lost camera or stream rtsp://table.local/stream; reopening")
+    camera = hub.camera()
+    assert (camera.status, camera.frames, camera.dropped, camera.reconnects) == ("lost", 40, 5, 5)
+    assert camera.lost_for is not None and 3 <= camera.lost_for < 60
+    assert camera.message == "lost camera or stream rtsp://table.local/stream; reopening"
+    hub.capture.lost_since = None
+    assert hub.camera().status == "live" and hub.camera().lost_for is None
+
+
 def test_dragging_a_seat_zone_corner_saves_the_table_file(
         table_with_video: LiveServer, browser: Any, tmp_path: Path) -> None:
     before = [seat.polygon for seat in TableLayout.load(tmp_path / "table.json").seats]
@@ -114,3 +151,18 @@ def test_a_new_camera_gets_a_first_table_file_to_calibrate(tmp_path: Path) -> No
     assert layout.image_size == (320, 240)
     centres = [tuple(np.mean(seat.polygon, axis=0)) for seat in layout.seats]
     assert [layout.seat_at(centre) for centre in centres] == list(range(6))
+
+
+def test_a_new_table_file_for_a_camera_that_never_opens_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from assistant.cli import main
+
+    table = tmp_path / "table.json"
+    # Nothing listens on port 1: refused at once on any machine (a webcam index might open).
+    code = main(["serve", "--source", "rtsp://127.0.0.1:1/table", "--table", str(table),
+                 "--db", str(tmp_path / "games.sqlite3")])
+    assert code == 2 and not table.exists()
+    error = capsys.readouterr().err
+    assert ("error: cannot open camera or stream rtsp://127.0.0.1:1/table: a new table file is "
+            "sized on its first picture") in error
+    assert "VIDEOIO" not in error and "Traceback" not in error

@@ -121,3 +121,35 @@ def test_a_stream_that_never_comes_back_ends_after_max_reconnects(camera):
     capture = frames("rtsp://table.local/stream", sleep=lambda s: None, max_reconnects=2)
     assert [f.index for f in capture] == [0]
     assert "gave up" in capture.stats.last_error
+
+
+def test_a_capture_says_while_a_camera_is_lost_and_why_it_ended(camera):
+    # 1 frame, lost (5 bad reads), one failed reopen, 1 frame, lost again for good.
+    camera.script = [True] + [False] * 5 + [True] + [False] * 5
+    camera.opens = [True, False, True, False, False]
+    lost_while_waiting = []
+    capture = frames(0, max_reconnects=2,
+                     sleep=lambda s: lost_while_waiting.append(capture.stats.lost_since))
+    delivered = []
+    for frame in capture:
+        delivered.append((frame.index, capture.stats.lost_since))
+    assert delivered == [(0, None), (1, None)]  # frames flow again: no longer lost
+    assert len(lost_while_waiting) == 4 and None not in lost_while_waiting
+    assert capture.stats.ended == "gave up on 0 after 2 reopen attempts"
+
+
+def test_a_file_that_ends_says_so(tmp_path):
+    path = _write_video(tmp_path / "clip.avi", 3)
+    capture = frames(path)
+    assert capture.stats.ended is None
+    assert len(list(capture)) == 3
+    assert capture.stats.ended == f"end of the video {path}" and capture.stats.lost_since is None
+
+
+def test_a_camera_that_never_opens_is_not_left_trying_when_asked_not_to(camera):
+    camera.opens = [False] * 3
+    capture = frames("rtsp://table.local/stream", sleep=lambda s: None, max_reconnects=2)
+    with pytest.raises(ValueError, match="cannot open camera or stream rtsp://table.local"):
+        next(capture)
+    assert capture.stats.ended == "cannot open camera or stream rtsp://table.local/stream"
+    assert capture.stats.lost_since is not None
