@@ -159,9 +159,11 @@ class SeenMatch:
 
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
-                    frame_rate: float, round_gap: float | None) -> Feeder:
-    """Runs the vision pipeline on ``source``: its events go to the game, its frames (annotated
-    with detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
+                    frame_rate: float, round_gap: float | None,
+                    size: tuple[int, int] | None = None, fps: float | None = None) -> Feeder:
+    """Runs the vision pipeline on ``source`` (captured at ``size`` and ``fps`` when given, see
+    :func:`vision.capture.frames`): its events go to the game, its frames (annotated with
+    detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
     pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
     without a play after which an open round is judged; ``None``: never).
@@ -174,7 +176,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     from vision.capture import frames
 
     stop = threading.Event()
-    capture = frames(source)
+    width, height = size or (None, None)
+    capture = frames(source, width=width, height=height, fps=fps)
     pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
                         match=SeenMatch(live), round_gap=round_gap)
     hub.source, hub.capture = source, capture.stats

@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     """Operator token; when set, every action needs it (header ``X-Gouji-Token``)."""
     source: str | None = None
     """Video source of the pipeline (camera index, file, ``rtsp://`` URL); ``None`` runs without."""
+    source_size: tuple[int, int] | None = None
+    """Frame size ``(width, height)`` asked of a webcam; other sources' frames are scaled to it.
+    ``None``: as the source delivers."""
+    source_fps: float | None = Field(default=None, gt=0, le=240)
+    """Frame rate asked of a webcam, or a video file's frames thinned to it. ``None``: the
+    source's own."""
     script_seed: int | None = None
     """Without a ``source``: play the random legal game of this seed (``gouji demo --scripted``)."""
     script_rounds: int = Field(default=2, ge=1, le=20)

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_round_gap", "port", "positive_float", "positive_int", "read_text", "round_gap",
-           "seconds"]
+__all__ = ["add_capture_options", "add_round_gap", "capture_options", "frame_size", "port",
+           "positive_float", "positive_int", "read_text", "round_gap", "seconds"]
 
 
 def read_text(path: Path) -> str:
@@ -47,6 +47,40 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
     return value
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` in pixels from the command line.
+
+    >>> frame_size("1280x720")
+    (1280, 720)
+    """
+    width, _, height = text.lower().partition("x")
+    try:
+        size = int(width), int(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}"
+                                         ) from None
+    if not all(16 <= side <= 8192 for side in size):
+        raise argparse.ArgumentTypeError(f"each side must lie within 16-8192 pixels, got {text}")
+    return size
+
+
+def add_capture_options(parser: argparse.ArgumentParser) -> None:
+    """``--size`` and ``--fps`` of the video source (:func:`vision.capture.frames`)."""
+    parser.add_argument("--size", type=frame_size, metavar="WIDTHxHEIGHT",
+                        help="frame size: asked of a webcam, other sources' frames are scaled "
+                             "to it (default: as the source delivers)")
+    parser.add_argument("--fps", type=positive_float, metavar="F",
+                        help="frame rate: asked of a webcam; a video file's frames are thinned "
+                             "to it; an image folder's images are F a second (default: the "
+                             "source's own; 25 for a folder)")
+
+
+def capture_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`vision.capture.frames` that ``--size``/``--fps`` set."""
+    width, height = args.size or (None, None)
+    return {"width": width, "height": height, "fps": args.fps}
 
 
 def seconds(text: str) -> float | None:

@@ -8,7 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import add_round_gap, positive_float, positive_int, read_text, round_gap
+from assistant.commands import (
+    add_capture_options,
+    add_round_gap,
+    capture_options,
+    positive_float,
+    positive_int,
+    read_text,
+    round_gap,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     process.add_argument("video", help="video file (or folder of images, camera index, "
                                         "rtsp:// or http:// stream)")
     process.add_argument("--table", type=Path, required=True, help="table file (table.json)")
+    add_capture_options(process)
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
     process.add_argument("--model", type=Path, default=None,
                          help="ONNX detector (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
@@ -67,7 +76,8 @@ def process_command(args: argparse.Namespace) -> int:
 
     table = TableLayout.load(args.table)
     truth = _read_truth(args.truth) if args.truth is not None else None
-    source = frames(args.video)  # a missing file fails here, before the model loads
+    # A missing file fails here, before the model loads.
+    source = frames(args.video, **capture_options(args))
     args.events.parent.mkdir(parents=True, exist_ok=True)   # and a log it cannot write here
     detector = card_detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)

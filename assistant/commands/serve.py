@@ -8,7 +8,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import add_round_gap, port, round_gap, seconds
+from assistant.commands import (
+    add_capture_options,
+    add_round_gap,
+    capture_options,
+    port,
+    round_gap,
+    seconds,
+)
 
 __all__ = ["register"]
 
@@ -53,6 +60,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--source", help="camera index (0), video file or rtsp:// URL; "
                                         "without it, events come from the operator only")
     serve.add_argument("--table", type=Path, help="table layout file (seat zones, names)")
+    add_capture_options(serve)
     serve.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
                        help="record store (default ./gouji.sqlite3); the latest game resumes")
     serve.add_argument("--new-game", action="store_true", help="start a new game instead of resuming")
@@ -98,20 +106,22 @@ def _serve(args: argparse.Namespace) -> int:
     if args.table is not None and not args.table.is_file():
         if args.source is None:
             raise FileNotFoundError(f"no such table file: {args.table}")
-        _start_table(args.source, args.table)
+        _start_table(args.source, args.table, **capture_options(args))
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
+                       "source_size": args.size, "source_fps": args.fps,
                        "table": args.table, "accept_after": args.accept_after,
                        **round_gap(args)})
 
 
-def _start_table(source: str, path: Path) -> None:
+def _start_table(source: str, path: Path, **options: Any) -> None:
     """A first table file for a new camera: six even zones over the middle of its picture,
-    to be dragged into place in the dashboard (calibrate, K)."""
+    to be dragged into place in the dashboard (calibrate, K). ``options``: the size and rate
+    asked of the source (:func:`vision.capture.frames`)."""
     from tracker.table import TableLayout
     from vision.capture import frames
 
     # A few tries (3.5 s): the layout needs the picture's size, and the server waits for it.
-    capture = frames(source, max_reconnects=3)
+    capture = frames(source, max_reconnects=3, **options)
     try:
         frame = next(iter(capture), None)
     except ValueError as exc:

@@ -71,6 +71,42 @@ def test_process_judges_a_round_left_open_after_the_gap_asked_for(tmp_path, monk
     assert gaps == [round_gap]
 
 
+def test_process_asks_the_source_for_the_size_and_rate_given(tmp_path, monkeypatch, capsys):
+    from vision import capture
+
+    asked, shapes = [], []
+    real_frames = capture.frames
+
+    def frames(source, **options):
+        asked.append(options)
+        return (shapes.append(frame.image.shape) or frame for frame in real_frames(source, **options))
+
+    monkeypatch.setattr(capture, "frames", frames)
+    monkeypatch.setattr("vision.detector.Detector", NothingDetector)
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    for index in range(4):
+        cv2.imwrite(str(clip / f"{index:04d}.png"), np.zeros((72, 128, 3), np.uint8))
+    TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72)).save(
+        tmp_path / "table.json")
+    assert main(["process", str(clip), "--table", str(tmp_path / "table.json"),
+                 "--events", str(tmp_path / "events.jsonl"), "--size", "64x36", "--fps", "5"]) == 0
+    assert asked == [{"width": 64, "height": 36, "fps": 5.0}]
+    assert shapes == [(36, 64, 3)] * 4
+    assert "4 frames" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--size", "1280", "expected WIDTHxHEIGHT such as 1280x720, got '1280'"),
+    ("--size", "1280x0", "each side must lie within 16-8192 pixels"),
+    ("--fps", "0", "must be above 0")])
+def test_a_frame_size_or_rate_that_cannot_be_is_a_usage_error(capsys, option, value, message):
+    with pytest.raises(SystemExit) as exit_:
+        main(["process", "game.mp4", "--table", "t.json", "--events", "e.jsonl", option, value])
+    assert exit_.value.code == 2
+    assert f"argument {option}: {message}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["process", "missing.mp4", "--table", "t.json", "--events", "e.jsonl"], "no such table"),
     (["render-game", "--seed", "1", "--out", "x", "--frames-per-second", "0"],

@@ -153,6 +153,37 @@ def test_a_new_camera_gets_a_first_table_file_to_calibrate(tmp_path: Path) -> No
     assert [layout.seat_at(centre) for centre in centres] == list(range(6))
 
 
+def test_serve_asks_the_source_for_the_size_and_rate_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.cli import main
+
+    served = []
+    monkeypatch.setattr("assistant.commands.serve._run",
+                        lambda args, options, **_: served.append(options) or 0)
+    write_video(tmp_path / "camera.mp4")  # 320×240 at 12 frames a second
+    table = tmp_path / "table.json"
+    assert main(["serve", "--source", str(tmp_path / "camera.mp4"), "--table", str(table),
+                 "--size", "640x360", "--fps", "6"]) == 0
+    assert TableLayout.load(table).image_size == (640, 360)  # sized on a picture as asked
+    assert served[0]["source_size"] == (640, 360) and served[0]["source_fps"] == 6.0
+
+
+def test_the_pipeline_reads_the_source_at_the_rate_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    write_video(video)  # 18 frames at 12 a second
+    TableLayout.default([(40, 20), (280, 20), (280, 220), (40, 220)], (320, 240)).save(table)
+    server = LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                                 source_fps=6)))
+    with server, httpx.Client(base_url=server.url) as http:
+        deadline = time.monotonic() + 10
+        while (camera := http.get("/api/camera").json())["status"] != "ended":
+            assert time.monotonic() < deadline, camera
+            time.sleep(0.05)
+    assert camera["frames"] == 9
+
+
 def test_a_new_table_file_for_a_camera_that_never_opens_is_a_clear_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from assistant.cli import main
