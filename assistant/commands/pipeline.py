@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +97,10 @@ def process_command(args: argparse.Namespace) -> int:
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
                             **round_gap(args))
-        stats = pipeline.run(on_event)
+        with _stop_on_interrupt() as stop:
+            stats = pipeline.run(on_event, stop=stop)
+        if stop.is_set():
+            print(f"stopped (Ctrl-C) after {stats.frames} frames", file=sys.stderr)
     latency = (f", latency median {1000 * sorted(stats.latencies)[len(stats.latencies) // 2]:.0f} ms"
                if stats.latencies else "")
     print(f"{stats.frames} frames in {stats.seconds:.1f} s: {stats.fps:.1f} frames/s "
@@ -106,6 +113,25 @@ def process_command(args: argparse.Namespace) -> int:
     if truth is not None:
         _compare_with_truth(events, truth, args.truth, args.ruleset)
     return 0
+
+
+@contextlib.contextmanager
+def _stop_on_interrupt() -> Iterator[threading.Event]:
+    """An event set by Ctrl-C, which ends a camera's or stream's run as the end of a file
+    does, with the log whole and the figures printed; a second Ctrl-C quits at once."""
+    stop = threading.Event()
+
+    def interrupted(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        print("stopping after this frame (Ctrl-C again to quit at once)", file=sys.stderr)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _read_truth(path: Path) -> list[dict[str, Any]]:

@@ -96,6 +96,36 @@ def test_process_asks_the_source_for_the_size_and_rate_given(tmp_path, monkeypat
     assert "4 frames" in capsys.readouterr().out
 
 
+def test_ctrl_c_ends_a_run_with_its_log_and_figures(tmp_path, monkeypatch, capsys):
+    import os
+    import signal
+
+    class InterruptedOnThirdFrame(NothingDetector):
+        calls = 0
+
+        def __call__(self, image):
+            InterruptedOnThirdFrame.calls += 1
+            if InterruptedOnThirdFrame.calls == 3:
+                os.kill(os.getpid(), signal.SIGINT)
+            return super().__call__(image)
+
+    monkeypatch.setattr("vision.detector.Detector", InterruptedOnThirdFrame)
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    for index in range(20):  # every image differs: each frame is detected
+        cv2.imwrite(str(clip / f"{index:04d}.png"), np.full((72, 128, 3), 10 * index, np.uint8))
+    TableLayout.default([(20, 10), (108, 10), (108, 62), (20, 62)], (128, 72)).save(
+        tmp_path / "table.json")
+    handler = signal.getsignal(signal.SIGINT)
+    assert main(["process", str(clip), "--table", str(tmp_path / "table.json"),
+                 "--events", str(tmp_path / "events.jsonl"), "--whole-frame"]) == 0
+    printed = capsys.readouterr()
+    assert "frames/s" in printed.out and "events written to" in printed.out
+    frames_run = int(printed.err.split("stopped (Ctrl-C) after ")[1].split()[0])
+    assert 1 <= frames_run < 20
+    assert signal.getsignal(signal.SIGINT) is handler  # Ctrl-C is Python's again
+
+
 @pytest.mark.parametrize(("option", "value", "message"), [
     ("--size", "1280", "expected WIDTHxHEIGHT such as 1280x720, got '1280'"),
     ("--size", "1280x0", "each side must lie within 16-8192 pixels"),
