@@ -10,7 +10,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -169,7 +168,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     without a play after which an open round is judged; ``None``: never).
 
     The detector loads here, so a missing model fails at start, not in the thread. A video file
-    plays at its own speed, as a camera would deliver it.
+    or a folder of images plays at its own speed, as a camera would deliver it.
     """
     from assistant.pipeline import Pipeline  # heavy (ONNX Runtime): only when a source is given
     from vision.annotate import annotate
@@ -178,7 +177,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     stop = threading.Event()
     width, height = size or (None, None)
     capture = frames(source, width=width, height=height, fps=fps)
-    pipeline = Pipeline(_paced(capture, stop) if Path(source).is_file() else capture, table(),
+    pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
                         match=SeenMatch(live), round_gap=round_gap)
     hub.source, hub.capture = source, capture.stats
     last_shown = 0.0
@@ -216,7 +215,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
 
 
 def _paced(capture: Iterable[Any], stop: threading.Event) -> Iterator[Any]:
-    """Frames of a file at their own time stamps (never faster than the recording)."""
+    """Frames of a file or folder at their own time stamps (never faster than recorded)."""
     started = time.monotonic()
     first: float | None = None
     for frame in capture:

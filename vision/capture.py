@@ -132,6 +132,12 @@ class Capture:
             if not path.exists():
                 raise FileNotFoundError(f"no such video file or image folder: {path}")
 
+    @property
+    def live(self) -> bool:
+        """Whether the source is a camera or a stream, which delivers frames at its own pace
+        (a file or a folder is read as fast as it is asked)."""
+        return _is_live(self.source)
+
     def __iter__(self) -> Iterator[Frame]:
         return self
 

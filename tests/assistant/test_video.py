@@ -184,6 +184,28 @@ def test_the_pipeline_reads_the_source_at_the_rate_asked(
     assert camera["frames"] == 9
 
 
+def test_a_folder_of_images_plays_at_the_rate_asked_as_a_camera_would(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    folder, table = tmp_path / "stills", tmp_path / "table.json"
+    folder.mkdir()
+    for index in range(9):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), np.full((240, 320, 3), 25 * index, np.uint8))
+    TableLayout.default([(40, 20), (280, 20), (280, 220), (40, 220)], (320, 240)).save(table)
+    server = LiveServer(create_app(make_settings(tmp_path, source=str(folder), table=table,
+                                                 source_fps=4)))
+    with server, httpx.Client(base_url=server.url) as http:
+        started = time.monotonic()
+        while (camera := http.get("/api/camera").json())["status"] != "ended":
+            assert time.monotonic() < started + 10, camera
+            time.sleep(0.05)
+        played_for = time.monotonic() - started
+    assert camera["frames"] == 9
+    # The ninth image is due 2 s after the first (read at once, it would end in a few ms; the
+    # server's start before the first look here is well under a second).
+    assert played_for >= 1.0
+
+
 def test_a_new_table_file_for_a_camera_that_never_opens_is_a_clear_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from assistant.cli import main
