@@ -29,6 +29,14 @@ nobody made is withdrawn, a right one is let in. The figures are then those of t
 log (its held plays are those let in as they were), and the corrections are counted: what a
 referee would have had to fix by hand.
 
+``--camera-noise SIGMA`` and ``--flicker AMPLITUDE`` film the game as a webcam would: fresh
+sensor noise on every frame (Gaussian, SIGMA grey levels per channel) and the picture's
+brightness swaying (the beat of mains-powered lights against the frame rate, and an automatic
+exposure hunting: a gain of 1 ± AMPLITUDE), so that the change detector, which decides when a
+zone is at rest, and the models are measured on frames that are never twice the same. The
+noise is drawn from the seed: reruns see the same frames. (Speed figures then include drawing
+it.)
+
 ``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
 rerun after a tracker change reads only the views it has not seen (its speed figures then say
 nothing).
@@ -39,6 +47,7 @@ Set the CPU count with ``taskset -c 0,1`` to reproduce the two-core figures.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -46,9 +55,11 @@ import pickle
 import statistics
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 import rules
@@ -65,7 +76,7 @@ from assistant.pipeline import (
 from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, REVIEW_CONF, ROUND_GAP
 from tracker.score import game_outcome, play_key, score_plays
 from tracker.table import TableLayout
-from vision.capture import frames
+from vision.capture import Frame, frames
 from vision.detections import Detections
 from vision.detector import Detector
 from vision.render_game import TruthDetector, render_game
@@ -189,6 +200,24 @@ class Operator:
                 "source": "operator", "review": False}
 
 
+def as_a_webcam(source: Iterable[Frame], *, noise: float, flicker: float, seed: int
+                ) -> Iterator[Frame]:
+    """``source``'s frames with a webcam's sensor noise and swaying brightness (see the
+    module's docstring)."""
+    rng = np.random.default_rng(seed)
+    grain = np.empty((1, 1, 3), np.int16)
+    for frame in source:
+        if grain.shape != frame.image.shape:
+            grain = np.empty(frame.image.shape, np.int16)
+        gain = 1 + flicker * (0.6 * np.sin(2 * np.pi * 1.3 * frame.t)       # lights' beat
+                              + 0.4 * np.sin(2 * np.pi * 0.07 * frame.t)    # exposure hunting
+                              ) * rng.uniform(0.8, 1.0)
+        cv2.setRNGSeed(int(rng.integers(2**31)))
+        cv2.randn(grain, np.zeros(3), np.full(3, noise))  # each channel its own noise
+        image = cv2.add(cv2.convertScaleAbs(frame.image, alpha=gain), grain, dtype=cv2.CV_8U)
+        yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
+
+
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.cache) / "-".join(
         [f"seed-{seed}", *([f"r{args.rounds}"] if args.rounds > 1 else []),
@@ -203,6 +232,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
     table = TableLayout.load(folder / "table.json")
     source: Any = frames(folder / "game.mp4")
+    if args.camera_noise or args.flicker:
+        source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
     detector: Any
     if args.oracle:
         oracle = (NoisyTruth(folder, miss=args.miss, confuse=args.confuse, seed=seed)
@@ -313,6 +344,10 @@ def main() -> int:
                              "(0: only when the video ends)")
     parser.add_argument("--operator", action="store_true",
                         help="an operator corrects each wrong play held for review at once")
+    parser.add_argument("--camera-noise", type=float, default=0.0, metavar="SIGMA",
+                        help="sensor noise on every frame, SIGMA grey levels (default 0)")
+    parser.add_argument("--flicker", type=float, default=0.0, metavar="AMPLITUDE",
+                        help="brightness swaying by up to this share (default 0)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each game's plays that differ from the truth")
     args = parser.parse_args()
