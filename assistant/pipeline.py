@@ -154,7 +154,12 @@ class ChangeDetector:
     Works on a quarter-size colour copy of each frame, blurred against sensor noise and video
     compression (colour, because a red card on a table of the same brightness vanishes in
     grey). A pixel counts as changed when a channel differs by more than ``level``; a region
-    changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did.
+    changed when more than ``fraction`` of its pixels (at least ``min_pixels``) did. Two
+    pictures are compared at one brightness: a webcam's exposure hunting, or lights
+    flickering against its frame rate, brightens or darkens the whole picture by some percent,
+    a white card by more than ``level``. Each channel of the older picture is scaled by the
+    ratio of their medians (the table's cloth, which cards and hands cover little of), by at
+    most ``max_gain`` either way.
 
     Two regions per seat: its zone inside the play area, where motion means a hand is at work
     (a hand at the table's edge, outside the play area, does not hold plays up), and the zone
@@ -171,11 +176,13 @@ class ChangeDetector:
         min_pixels: smallest count of changed pixels that counts.
         reach: how far beyond its zone a seat's cards may reach, as a fraction of the image
             height (about half a card).
+        max_gain: the largest change of brightness taken for the camera's or the lights'.
     """
 
     def __init__(self, zones: SeatZones, *, scale: float = 0.25, level: int = 18,
-                 fraction: float = 0.0005, min_pixels: int = 3, reach: float = 0.08) -> None:
-        self.scale, self.level = scale, level
+                 fraction: float = 0.0005, min_pixels: int = 3, reach: float = 0.08,
+                 max_gain: float = 1.25) -> None:
+        self.scale, self.level, self.max_gain = scale, level, max_gain
         w, h = zones.layout.image_size
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         labels = cv2.resize(zones.labels, self.size, interpolation=cv2.INTER_NEAREST)
@@ -187,17 +194,23 @@ class ChangeDetector:
                                  for area in self.areas])
         self._watched_min = np.maximum(self.watched.sum((1, 2)) * fraction, min_pixels)
         self._area_min = np.maximum(self.areas.sum((1, 2)) * fraction, min_pixels)
-        self._previous: NDArray[np.uint8] | None = None
-        self._references: list[NDArray[np.uint8] | None] = [None] * SEAT_COUNT
+        self._previous: _Picture | None = None
+        self._references: list[_Picture | None] = [None] * SEAT_COUNT
 
-    def small(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    def small(self, image: NDArray[np.uint8]) -> _Picture:
         """The shrunk, blurred working copy of a frame (of the table's image size)."""
-        return np.asarray(cv2.GaussianBlur(
+        pixels = np.asarray(cv2.GaussianBlur(
             cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0), np.uint8)
+        # A coarse sample gives the cloth's level as well as every pixel would.
+        return _Picture(pixels, np.median(pixels[::6, ::6], axis=(0, 1)))
 
-    def _diff(self, a: NDArray[np.uint8], b: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """1 where any channel differs by more than ``level``, else 0."""
-        blue, green, red = cv2.split(cv2.absdiff(a, b))
+    def _diff(self, a: _Picture, b: _Picture) -> NDArray[np.uint8]:
+        """1 where any channel differs by more than ``level``, ``b`` brought to ``a``'s
+        brightness, else 0."""
+        gain = np.clip(a.level / np.maximum(b.level, 1.0), 1 / self.max_gain, self.max_gain)
+        older = b.pixels if np.all(np.abs(gain - 1) < 0.01) else cv2.multiply(
+            b.pixels, (*gain, 0.0), dtype=cv2.CV_8U)
+        blue, green, red = cv2.split(cv2.absdiff(a.pixels, older))
         largest = cv2.max(cv2.max(blue, green), red)
         return np.asarray(cv2.threshold(largest, self.level, 1, cv2.THRESH_BINARY)[1], np.uint8)
 
@@ -239,6 +252,15 @@ class ChangeDetector:
         for seat in np.flatnonzero(to_detect):
             self._references[seat] = small
         return moving, to_detect
+
+
+@dataclass(frozen=True, slots=True)
+class _Picture:
+    """A working copy of a frame and its brightness."""
+
+    pixels: NDArray[np.uint8]
+    level: NDArray[np.float64]
+    """Median of each channel."""
 
 
 class Pipeline:

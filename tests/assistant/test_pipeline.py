@@ -399,6 +399,24 @@ def test_sensor_noise_is_neither_motion_nor_change():
         assert not moving.any() and (i == 0 or not detect.any())
 
 
+def test_the_whole_picture_brightening_or_darkening_is_neither_motion_nor_change():
+    # A webcam's exposure hunting, or lights flickering against its frame rate, changes every
+    # pixel by a few percent at once: a white card by more than a pixel's noise.
+    changes = ChangeDetector(SeatZones(LAYOUT))
+    table = np.full((720, 1280, 3), (60, 110, 70), np.uint8)
+    cv2.rectangle(table, (600, 520), (680, 640), (235, 235, 235), -1)  # a card in seat 0's zone
+    assert changes.update(table)[1].all()
+    for gain in (1.06, 1.1, 0.96, 0.9, 0.93, 1.0):
+        moving, detect = changes.update(cv2.convertScaleAbs(table, alpha=gain))
+        assert not moving.any() and not detect.any(), gain
+    # A card laid meanwhile is still seen, in the seat whose zone it lies in.
+    laid = table.copy()
+    cv2.rectangle(laid, (610, 90), (670, 170), (235, 235, 235), -1)
+    darker = cv2.convertScaleAbs(laid, alpha=0.92)
+    assert np.flatnonzero(changes.update(darker)[0]).tolist() == [3]
+    assert np.flatnonzero(changes.update(darker)[1]).tolist() == [3]
+
+
 def test_recalibrated_zones_take_effect_while_the_pipeline_runs():
     """The operator drags the zones during a game: later plays go to the seats of the new zones."""
     rotated = TableLayout(LAYOUT.image_size, LAYOUT.play_area, tuple(
