@@ -202,14 +202,16 @@ class ChangeDetector:
         pixels = np.asarray(cv2.GaussianBlur(
             cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0), np.uint8)
         # A coarse sample gives the cloth's level as well as every pixel would.
-        return _Picture(pixels, np.median(pixels[::6, ::6], axis=(0, 1)))
+        return _Picture(pixels, np.median(pixels[::8, ::8], axis=(0, 1)))
 
     def _diff(self, a: _Picture, b: _Picture) -> NDArray[np.uint8]:
         """1 where any channel differs by more than ``level``, ``b`` brought to ``a``'s
         brightness, else 0."""
-        gain = np.clip(a.level / np.maximum(b.level, 1.0), 1 / self.max_gain, self.max_gain)
-        older = b.pixels if np.all(np.abs(gain - 1) < 0.01) else cv2.multiply(
-            b.pixels, (*gain, 0.0), dtype=cv2.CV_8U)
+        older = b.pixels
+        if np.any(np.abs(a.level - b.level) > 2):  # more than the median's own jitter
+            gain = np.clip(a.level / np.maximum(b.level, 1.0), 1 / self.max_gain, self.max_gain)
+            scaled = np.clip(np.arange(256)[:, None] * gain + 0.5, 0, 255).astype(np.uint8)
+            older = np.asarray(cv2.LUT(b.pixels, scaled.reshape(256, 1, 3)), np.uint8)
         blue, green, red = cv2.split(cv2.absdiff(a.pixels, older))
         largest = cv2.max(cv2.max(blue, green), red)
         return np.asarray(cv2.threshold(largest, self.level, 1, cv2.THRESH_BINARY)[1], np.uint8)
