@@ -456,6 +456,7 @@ async function watchCamera() {
     alert.hidden = text === null;
     alert.textContent = text || "";
     alert.classList.toggle("calm", camera.status === "opening" || camera.status === "ended");
+    if (camera.status === "ended") return;  // a source that ended stays so: nothing more to ask
   } catch (error) { /* the server is away: the connection light says so */ }
   setTimeout(watchCamera, CAMERA_POLL_MS);
 }
