@@ -269,8 +269,7 @@ class Capture:
     def _from_live(self) -> Iterator[Frame]:
         start = time.monotonic()
         if not self._open_live():
-            self.stats.lost_since = time.monotonic()
-            self.stats.report(f"cannot open camera or stream {self.source}")
+            self._lost(f"cannot open camera or stream {self.source}")
             if not self._reopen():
                 raise ValueError(f"cannot open camera or stream {self.source}")
         failures_in_row = 0
@@ -287,11 +286,15 @@ class Capture:
             # A few bad reads happen on any network stream; several in a row mean it is gone.
             if failures_in_row < 5:
                 continue
-            self.stats.lost_since = time.monotonic()
-            self.stats.report(f"lost camera or stream {self.source}; reopening")
+            self._lost(f"lost camera or stream {self.source}; reopening")
             if not self._reopen():
                 return
             failures_in_row = 0
+
+    def _lost(self, message: str) -> None:
+        """The live source stopped delivering (or never did): from now, until a frame comes."""
+        self.stats.lost_since = time.monotonic()
+        self.stats.report(message)
 
     def _reopen(self) -> bool:
         """Reopen the live source with exponential back-off; False once the attempts run out."""
