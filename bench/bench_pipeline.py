@@ -205,10 +205,8 @@ def as_a_webcam(source: Iterable[Frame], *, noise: float, flicker: float, seed: 
     """``source``'s frames with a webcam's sensor noise and swaying brightness (see the
     module's docstring)."""
     rng = np.random.default_rng(seed)
-    grain = np.empty((1, 1, 3), np.int16)
     for frame in source:
-        if grain.shape != frame.image.shape:
-            grain = np.empty(frame.image.shape, np.int16)
+        grain = np.empty(frame.image.shape, np.int16)
         gain = 1 + flicker * (0.6 * np.sin(2 * np.pi * 1.3 * frame.t)       # lights' beat
                               + 0.4 * np.sin(2 * np.pi * 0.07 * frame.t)    # exposure hunting
                               ) * rng.uniform(0.8, 1.0)
