@@ -179,7 +179,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     capture = frames(source, width=width, height=height, fps=fps)
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
                         match=SeenMatch(live), round_gap=round_gap)
-    hub.source, hub.capture = source, capture.stats
+    hub.source, hub.capture, hub.motion = source, capture.stats, pipeline.stats.camera_motion
     last_shown = 0.0
 
     def on_frame(frame: Any, detections: Any) -> None:
@@ -191,13 +191,10 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         layout = table()
         if layout is not pipeline.table:
             pipeline.set_table(layout)
-        # The pipeline works in the table file's pixels (it scales other frame sizes to them);
-        # drawing in the same pixels keeps boxes, zones and the calibration view aligned.
-        image = frame.image
-        if (image.shape[1], image.shape[0]) != layout.image_size:
-            image = cv2.resize(image, layout.image_size, interpolation=cv2.INTER_AREA)
+        # The frame comes in the table file's pixels, held to its view when the camera moved:
+        # boxes, zones and the calibration view line up.
         zones = [np.asarray(seat.polygon) for seat in layout.seats]
-        image = annotate(image, detections, zones=zones)
+        image = annotate(frame.image, detections, zones=zones)
         height, width = image.shape[:2]
         view = image if width <= MAX_VIEW_WIDTH else cv2.resize(
             image, (MAX_VIEW_WIDTH, round(height * MAX_VIEW_WIDTH / width)),

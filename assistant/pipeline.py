@@ -11,6 +11,8 @@ Cheap change detection is what makes this fast: a frame is shrunk to a quarter a
 with the previous frame (motion: a hand is over the table, so nothing can be committed and
 nothing needs detecting) and with the picture each zone had when it was last detected
 (a changed zone at rest is detected once). Held frames between plays cost a few milliseconds.
+Before all that, a camera that is bumped is followed, and its frames are warped back to the
+view the table was calibrated on (:mod:`vision.stabilize`).
 
 >>> video, table = demo_assets()                               # doctest: +SKIP
 >>> Pipeline(video, TableLayout.load(table)).run(print)        # doctest: +SKIP
@@ -40,6 +42,7 @@ from tracker.zones import SeatZones, merge_crops
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
+from vision.stabilize import Stabilizer, StabilizerStats
 
 if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs it
     from vision.detector import Detector
@@ -141,6 +144,8 @@ class PipelineStats:
     next frames wait meanwhile."""
     capture: CaptureStats | None = None
     """The capture's own counters (dropped frames, reconnects)."""
+    camera_motion: StabilizerStats | None = None
+    """How the camera moved and was held to the table's view (with ``steady``)."""
 
     @property
     def fps(self) -> float:
@@ -313,6 +318,11 @@ class Pipeline:
             card a view reads as another rank may correct that play (``()``: never).
         closer_iou: the NMS threshold of the closer views, for a detector that has one to set
             (``with_iou``, as :class:`vision.detector.Detector`): see :data:`CLOSER_IOU`.
+        steady: follow the camera when it is bumped, and warp every frame back to the view
+            its first frame gave (:class:`vision.stabilize.Stabilizer`): the zones, the cards
+            remembered and the change detector's reference pictures then still fit. The zones
+            of a table set meanwhile (:meth:`set_table`) are taken as drawn on that view, as
+            the dashboard shows it.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -322,7 +332,8 @@ class Pipeline:
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
                  nested_corner: float = NESTED_CORNER, turned_look: bool = True,
                  closer_scales: tuple[float, ...] = CLOSER_SCALES,
-                 closer_iou: float = CLOSER_IOU, **segmenter_options: Any) -> None:
+                 closer_iou: float = CLOSER_IOU, steady: bool = True,
+                 **segmenter_options: Any) -> None:
         if any(scale <= 0 for scale in closer_scales):
             raise ValueError(f"closer_scales must be positive, got {closer_scales}")
         self.source = source
@@ -346,7 +357,10 @@ class Pipeline:
         """Reads the closer views: :attr:`detector` with the NMS threshold ``closer_iou``
         where it has one to set."""
         self._fit_detector()
-        self.stats = PipelineStats()
+        self.stabilizer = Stabilizer(table.image_size) if steady else None
+        """Follows the camera's moves (``steady``); kept across :meth:`set_table`."""
+        self.stats = PipelineStats(
+            camera_motion=self.stabilizer.stats if self.stabilizer is not None else None)
         self._plays: list[tuple[int | None, Event]] = []  # as handed over, corrections too
         self._next_table: TableLayout | None = None
 
@@ -458,8 +472,9 @@ class Pipeline:
                 ``collect``), each numbered by ``seq`` from 1 (its line in a written log); a
                 correction of an earlier play is a ``play`` carrying ``fixes``, that play's
                 ``seq`` (the caller's :class:`rules.Match` takes it as it comes).
-            on_frame: called with each frame and the detections in force for it (those that
-                count: faint ones left out).
+            on_frame: called with each frame, as the pipeline saw it (scaled to the table's
+                image size, warped back to its view when ``steady``), and the detections in
+                force for it (those that count: faint ones left out).
             stop: a callable or a :class:`threading.Event`; checked before every frame.
 
         Returns:
@@ -478,6 +493,8 @@ class Pipeline:
             if self._next_table is not None:
                 self.table, self._next_table = self._next_table, None
                 self.zones = self.segmenter.zones = SeatZones(self.table)
+                if self.stabilizer is not None:
+                    self.stabilizer.recalibrated()
                 self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
@@ -488,6 +505,8 @@ class Pipeline:
             if (image.shape[1], image.shape[0]) != size:
                 image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
                                    np.uint8)
+            if self.stabilizer is not None:
+                image = self.stabilizer.update(image, frame.t)
             moving, to_detect = changes.update(image)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             if seats:
@@ -509,7 +528,8 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
-                on_frame(frame, detections[self.segmenter.counts(detections)])
+                on_frame(frame if image is frame.image else replace(frame, image=image),
+                         detections[self.segmenter.counts(detections)])
             done = time.perf_counter()
             if self.stats.frames:
                 self.stats.slowest_frame = max(self.stats.slowest_frame, done - arrived)

@@ -169,4 +169,11 @@ class CameraOut(BaseModel):
     dropped: int = Field(default=0, description="Frames that could not be read or decoded")
     reconnects: int = Field(default=0, description="Attempts to reopen a lost source")
     lost_for: float | None = Field(default=None, description="Seconds since it stopped delivering")
+    moves: int = Field(default=0, description="Times the camera was bumped to a new pose and "
+                                              "its frames held to the table's view")
+    shift: float = Field(default=0.0, description="Pixels the picture lies from the table's view "
+                                                  "(at its centre), after the last move")
+    turn: float = Field(default=0.0, description="Degrees it turned, clockwise")
+    unfollowed: int = Field(default=0, description="Times the picture changed past following: "
+                                                   "the table may need calibrating again")
     message: str | None = Field(default=None, description="The latest problem, in words")

@@ -8,6 +8,7 @@ import time
 
 from assistant.schemas import CameraOut, CameraStatus
 from vision.capture import CaptureStats
+from vision.stabilize import StabilizerStats
 
 __all__ = ["FrameHub"]
 
@@ -23,6 +24,8 @@ class FrameHub:
         """The video source feeding this hub (``None``: none, events come from the operator)."""
         self.capture: CaptureStats | None = None
         """The counters of that source's capture, updated by the pipeline thread."""
+        self.motion: StabilizerStats | None = None
+        """How the camera moved, updated by the pipeline thread."""
         self.closed = False
         """Set when the server stops, to end the open streams."""
 
@@ -42,13 +45,15 @@ class FrameHub:
             return self._index, self._jpeg
 
     def camera(self) -> CameraOut:
-        """How the source is doing, for the pages: delivering, lost (since when), or ended."""
+        """How the source is doing, for the pages: delivering, lost (since when), or ended;
+        and how often the camera was bumped."""
         stats = self.capture
         if self.source is None or stats is None:
             return CameraOut(source=self.source, status="none" if self.source is None else "opening")
         lost_for = None if stats.lost_since is None else time.monotonic() - stats.lost_since
         status: CameraStatus = "live" if stats.frames else "opening"
-        message = None
+        motion = self.motion or StabilizerStats()
+        message = motion.message
         if stats.ended is not None:
             status, message = "ended", stats.ended
         elif lost_for is not None:
@@ -56,4 +61,5 @@ class FrameHub:
         return CameraOut(source=self.source, status=status, frames=stats.frames,
                          dropped=stats.dropped, reconnects=stats.reconnects,
                          lost_for=None if lost_for is None else round(lost_for, 1),
-                         message=message)
+                         moves=motion.moves, shift=round(motion.pose.shift, 1),
+                         turn=motion.pose.turn, unfollowed=motion.unfollowed, message=message)

@@ -37,6 +37,12 @@ zone is at rest, and the models are measured on frames that are never twice the 
 noise is drawn from the seed: reruns see the same frames. (Speed figures then include drawing
 it.)
 
+``--shake PIXELS`` bumps the camera now and then (about every ``--shake-every`` seconds, 30 by
+default): over a fifth of a second it moves to a new pose, up to PIXELS from where the table
+was calibrated and turned by up to as much at the picture's corners, and stays there, as a
+webcam clamped to a table does when someone leans on it. ``--no-steady`` turns off following
+the camera (:mod:`vision.stabilize`), to measure what it saves.
+
 ``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
 rerun after a tracker change reads only the views it has not seen (its speed figures then say
 nothing).
@@ -216,6 +222,38 @@ def as_a_webcam(source: Iterable[Frame], *, noise: float, flicker: float, seed: 
         yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
 
 
+def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int
+                  ) -> Iterator[Frame]:
+    """``source``'s frames filmed by a camera that someone bumps now and then (see the
+    module's docstring). The moved-in edge repeats the picture's border."""
+    rng = np.random.default_rng(seed + 1)
+    pose = np.zeros(3)                  # dx, dy in pixels; turn in degrees
+    start = target = pose
+    end = 0.0
+    bump_at = rng.exponential(every)
+    for frame in source:
+        if frame.t >= bump_at:
+            height, width = frame.image.shape[:2]
+            corner = np.hypot(width, height) / 2
+            radius, angle = shift * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+            start, target = pose, np.array([
+                radius * np.cos(angle), radius * np.sin(angle),
+                np.degrees(rng.uniform(-1, 1) * shift / corner)])
+            end, bump_at = frame.t + 0.2, frame.t + 0.2 + rng.exponential(every)
+        if frame.t < end:                # on the way: a wobble past the new pose
+            done = 1 - (end - frame.t) / 0.2
+            pose = start + (target - start) * (done + 0.3 * np.sin(np.pi * done))
+        else:
+            pose = target
+        if np.any(pose):
+            height, width = frame.image.shape[:2]
+            matrix = cv2.getRotationMatrix2D((width / 2, height / 2), pose[2], 1.0)
+            matrix[:, 2] += pose[:2]
+            frame = dataclasses.replace(frame, image=np.asarray(cv2.warpAffine(
+                frame.image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE), np.uint8))
+        yield frame
+
+
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.cache) / "-".join(
         [f"seed-{seed}", *([f"r{args.rounds}"] if args.rounds > 1 else []),
@@ -232,6 +270,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     source: Any = frames(folder / "game.mp4")
     if args.camera_noise or args.flicker:
         source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
+    if args.shake:
+        source = camera_bumped(source, shift=args.shake, every=args.shake_every, seed=seed)
     detector: Any
     if args.oracle:
         oracle = (NoisyTruth(folder, miss=args.miss, confuse=args.confuse, seed=seed)
@@ -263,7 +303,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      nested_corner=args.nested_corner, turned_look=args.turned_look,
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
                      max_revisions=args.max_revisions, look_ahead=args.look_ahead,
-                     review_conf=args.review_conf, round_gap=args.round_gap).run(on_event)
+                     review_conf=args.review_conf, round_gap=args.round_gap,
+                     steady=args.steady).run(on_event)
     if isinstance(detector, CachedDetector):
         detector.save()
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
@@ -346,6 +387,12 @@ def main() -> int:
                         help="sensor noise on every frame, SIGMA grey levels (default 0)")
     parser.add_argument("--flicker", type=float, default=0.0, metavar="AMPLITUDE",
                         help="brightness swaying by up to this share (default 0)")
+    parser.add_argument("--shake", type=float, default=0.0, metavar="PIXELS",
+                        help="bump the camera now and then, by up to PIXELS (default 0: never)")
+    parser.add_argument("--no-steady", dest="steady", action="store_false",
+                        help="do not follow the camera's moves (frames are taken as they come)")
+    parser.add_argument("--shake-every", type=float, default=30.0, metavar="SECONDS",
+                        help="mean seconds between two bumps (default 30)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each game's plays that differ from the truth")
     args = parser.parse_args()

@@ -109,6 +109,13 @@ def process_command(args: argparse.Namespace) -> int:
           f"corrected later: {stats.corrections}, tricks gathered: {stats.collects}")
     if stats.capture is not None and stats.capture.dropped:
         print(f"frames skipped as unreadable: {stats.capture.dropped}", file=sys.stderr)
+    motion = stats.camera_motion
+    if motion is not None and motion.moves:
+        print(f"camera moved {motion.moves} times, its frames held to the table's view "
+              f"(at last {motion.pose.shift:.1f} px and {motion.pose.turn:+.2f}° away)")
+    if motion is not None and motion.unfollowed:
+        print(f"camera's picture changed past following {motion.unfollowed} times: check the "
+              f"table's zones against the video", file=sys.stderr)
     print(f"events written to {args.events}")
     if truth is not None:
         _compare_with_truth(events, truth, args.truth, args.ruleset)

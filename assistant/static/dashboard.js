@@ -437,25 +437,39 @@ $("cancel-zones").addEventListener("click", () => { calibration = null; $("calib
 // ---- camera ------------------------------------------------------------------------------------
 
 const CAMERA_POLL_MS = 2000;
+const CAMERA_MOVED_SHOWN_MS = 10000;
+let cameraMoves = 0;
+let cameraMovedShownUntil = 0;
 
-function cameraText(camera) {
+// The banner over the live view: [text, calm] (a calm one is grey), or null when all is well.
+function cameraBanner(camera) {
   const counts = `${camera.frames} 帧 frames · ${camera.dropped} 丢 dropped · ${camera.reconnects} 重连 reconnects`;
-  if (camera.status === "opening") return `正在打开 opening ${camera.source} …`;
+  if (camera.status === "opening") return [`正在打开 opening ${camera.source} …`, true];
   if (camera.status === "lost") {
-    return `摄像头断开，正在重连 camera lost ${Math.round(camera.lost_for)} s, reopening — ${camera.message || ""} (${counts})`;
+    return [`摄像头断开，正在重连 camera lost ${Math.round(camera.lost_for)} s, reopening — ${camera.message || ""} (${counts})`, false];
   }
-  if (camera.status === "ended") return `视频源已停止 video stopped: ${camera.message} (${counts})`;
+  if (camera.status === "ended") return [`视频源已停止 video stopped: ${camera.message} (${counts})`, true];
+  if (camera.unfollowed && camera.message) {
+    return [`摄像头画面对不上 ${camera.message} (${camera.unfollowed}×)`, false];
+  }
+  if (camera.moves > cameraMoves) {
+    cameraMoves = camera.moves;
+    cameraMovedShownUntil = Date.now() + CAMERA_MOVED_SHOWN_MS;
+  }
+  if (Date.now() < cameraMovedShownUntil) {
+    return [`摄像头被碰动，已对准 camera moved (${camera.moves}×), held to the table: ${camera.shift} px, ${camera.turn}°`, true];
+  }
   return null;
 }
 
 async function watchCamera() {
   try {
     const camera = await api("GET", "/api/camera");
-    const text = cameraText(camera);
+    const [text, calm] = cameraBanner(camera) || [null, false];
     const alert = $("camera-alert");
     alert.hidden = text === null;
     alert.textContent = text || "";
-    alert.classList.toggle("calm", camera.status === "opening" || camera.status === "ended");
+    alert.classList.toggle("calm", calm);
     if (camera.status === "ended") return;  // a source that ended stays so: nothing more to ask
   } catch (error) { /* the server is away: the connection light says so */ }
   setTimeout(watchCamera, CAMERA_POLL_MS);

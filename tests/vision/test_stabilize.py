@@ -1,0 +1,131 @@
+"""Following a bumped camera and warping its frames back to the table's view."""
+
+from __future__ import annotations
+
+import logging
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.stabilize import Stabilizer
+
+SIZE = (1280, 720)
+CORNERS = np.array([[0, 0, 1], [1280, 0, 1], [0, 720, 1], [1280, 720, 1]], np.float64).T
+
+
+def table(cards=3):
+    """A checked cloth (its pattern repeats every 40 pixels: a move of half that looks like
+    none to one picture), a lamp's bright patch, and ``cards`` cards with pips."""
+    y, x = np.mgrid[0:720, 0:1280]
+    checks = (((x // 20) + (y // 20)) % 2).astype(np.float32)
+    image = np.stack([60 + 50 * checks, 120 + 40 * checks, 70 + 30 * checks], axis=-1)
+    image *= (1 + 0.25 * np.exp(-((x - 500) ** 2 + (y - 300) ** 2) / 2e5))[..., None]
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    for i in range(cards):
+        left, top = 300 + 230 * i, 250 + 60 * (i % 2)
+        cv2.rectangle(image, (left, top), (left + 110, top + 160), (235, 235, 235), -1)
+        cv2.putText(image, "KQJ"[i % 3], (left + 20, top + 100), cv2.FONT_HERSHEY_SIMPLEX, 2.5,
+                    (20, 20, 20), 6)
+    return image
+
+
+def camera_pose(dx, dy, turn):
+    """The pose of a camera whose picture moved by ``dx, dy`` and turned by ``turn`` degrees
+    (clockwise on screen) about its centre: calibrated view → camera frame."""
+    matrix = cv2.getRotationMatrix2D((640, 360), -turn, 1.0)
+    matrix[:, 2] += (dx, dy)
+    return np.vstack([matrix, [0, 0, 1]])
+
+
+def filmed(image, pose):
+    return cv2.warpAffine(image, pose[:2], SIZE, borderMode=cv2.BORDER_REPLICATE)
+
+
+def corner_error(stabilizer, pose):
+    return float(np.abs((stabilizer.pose - pose) @ CORNERS)[:2].max())
+
+
+def bump(stabilizer, image, start, end, *, t, steps=4, rest=15, fps=25):
+    """Film ``image`` while the camera moves from pose ``start`` to ``end`` over ``steps``
+    frames, then ``rest`` frames at rest; return the time after and the last steadied frame."""
+    start, end = np.asarray(start, float), np.asarray(end, float)
+    for i in range(1, steps + rest + 1):
+        steady = stabilizer.update(filmed(image, camera_pose(*start + (end - start)
+                                                              * min(1.0, i / steps))), t)
+        t += 1 / fps
+    return t, steady
+
+
+def test_a_camera_at_rest_passes_frames_through_untouched_while_hands_and_cards_come_and_go():
+    stabilizer = Stabilizer(SIZE)
+    empty, laid = table(cards=0), table(cards=3)
+    for i in range(60):
+        image = (empty if i < 20 else laid).copy()
+        if 10 <= i < 40:   # a hand reaching in and out over the cards
+            cv2.circle(image, (200 + 25 * i, 400), 70, (90, 120, 170), -1)
+        assert stabilizer.update(image, i / 25) is image
+    assert stabilizer.stats.moves == 0 and stabilizer.stats.unfollowed == 0
+    assert np.array_equal(stabilizer.pose, np.eye(3))
+
+
+@pytest.mark.parametrize("dx, dy, turn", [
+    (12, -5, 0.0),      # a nudge
+    (-31, 18, 0.4),     # farther than half the checks' repeat, and turned
+    (25, 30, -1.5),     # turned by 1.5°: 19 pixels at the picture's corners
+])
+def test_a_bumped_camera_is_followed_and_its_frames_warped_back_to_the_table(dx, dy, turn):
+    stabilizer = Stabilizer(SIZE)
+    image = table()
+    t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
+    _, steady = bump(stabilizer, image, (0, 0, 0), (dx, dy, turn), t=t)
+    assert corner_error(stabilizer, camera_pose(dx, dy, turn)) < 1.0
+    pose = stabilizer.stats.pose
+    assert stabilizer.stats.moves == 1
+    assert (pose.dx, pose.dy, pose.turn) == pytest.approx((dx, dy, turn), abs=0.15)
+    # The steadied frame is the table as calibrated (its edges are the camera's new margins).
+    inside = (slice(80, -80), slice(80, -80))
+    assert np.abs(steady[inside].astype(int) - image[inside]).mean() < 4
+
+
+def test_moves_add_up_and_a_move_back_is_followed_too():
+    stabilizer = Stabilizer(SIZE)
+    image = table()
+    t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
+    t, _ = bump(stabilizer, image, (0, 0, 0), (20, 10, 0.5), t=t)
+    t, _ = bump(stabilizer, image, (20, 10, 0.5), (-10, 25, -0.3), t=t)
+    assert corner_error(stabilizer, camera_pose(-10, 25, -0.3)) < 1.0
+    t, steady = bump(stabilizer, image, (-10, 25, -0.3), (0, 0, 0), t=t)
+    assert stabilizer.stats.moves == 3
+    assert corner_error(stabilizer, np.eye(3)) < 1.0
+    assert np.abs(steady[80:-80, 80:-80].astype(int) - image[80:-80, 80:-80]).mean() < 4
+
+
+def test_a_knock_past_following_is_reported_and_the_view_kept(caplog):
+    stabilizer = Stabilizer(SIZE)
+    image = table()
+    t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
+    # Knocked off the table: the camera now films the floor.
+    floor = np.random.default_rng(1).integers(0, 256, (720, 1280, 3), np.uint8)
+    knocked = cv2.GaussianBlur(floor, (0, 0), 4)
+    with caplog.at_level(logging.WARNING, logger="vision.stabilize"):
+        for _ in range(60):
+            assert stabilizer.update(knocked, t) is knocked
+            t += 1 / 25
+    assert stabilizer.stats.unfollowed == 1 and stabilizer.stats.moves == 0
+    assert "calibrate the table again" in (stabilizer.stats.message or "")
+    assert "calibrate the table again" in caplog.text
+    assert np.array_equal(stabilizer.pose, np.eye(3))
+    # It goes on from the new picture: a later nudge is followed from there.
+    bump(stabilizer, knocked, (0, 0, 0), (10, -6, 0), t=t)
+    assert stabilizer.stats.moves == 1
+    assert corner_error(stabilizer, camera_pose(10, -6, 0)) < 1.0
+
+
+def test_a_bare_cloth_has_nothing_to_follow_and_raises_no_alarm():
+    stabilizer = Stabilizer(SIZE)
+    rng = np.random.default_rng(0)
+    for i in range(40):   # plain felt and a webcam's grain
+        image = np.clip(rng.normal(90, 8, (720, 1280, 3)), 0, 255).astype(np.uint8)
+        assert stabilizer.update(image, i / 25) is image
+    assert stabilizer.stats.unfollowed == 0 and stabilizer.stats.message is None

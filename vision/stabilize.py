@@ -1,0 +1,325 @@
+"""Holding a bumped camera to the view its table was calibrated on.
+
+A webcam clamped over a table moves when someone leans on the table or knocks its stand: the
+cards then lie some pixels away from where they were seen, and the seat zones, drawn in image
+pixels, no longer fit them. :class:`Stabilizer` follows the camera's moves and warps every
+frame back to the view the table was calibrated on, so that everything downstream (the change
+detector's reference pictures, the cards the tracker remembers, the zones) sees a steady camera.
+
+It follows corners of the picture (the cloth's weave, the cards' edges, the table's rim) from a
+picture at rest, the *anchor*, with pyramidal Lucas–Kanade optical flow, each corner searched
+from where it was found in the previous frame: a move spread over a few frames is followed step
+by step, even over a cloth whose pattern repeats. One turn and shift is fitted to them with
+RANSAC, so that hands reaching in, cards landing and tricks being gathered do not count. The
+pose in force changes only when the fit moves some corner of the picture by more than
+``tolerance`` pixels: a camera at rest gives the same warp on every frame, and the change
+detector sees no change where there is none.
+
+>>> import numpy as np, cv2
+>>> cloth = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (360, 640, 3), np.uint8),
+...                          (0, 0), 3)
+>>> stabilizer = Stabilizer((640, 360))
+>>> for t, dx in enumerate([0, 0, 4, 8, 12] + [12] * 6):  # bumped 12 pixels right, then still
+...     shifted = cv2.warpAffine(cloth, np.float32([[1, 0, dx], [0, 1, 0]]), (640, 360))
+...     steady = stabilizer.update(shifted, t / 10)
+>>> pose = stabilizer.stats.pose
+>>> round(pose.dx), round(pose.dy), round(pose.turn), stabilizer.stats.moves
+(12, 0, 0, 1)
+>>> bool(np.abs(steady[50:-50, 50:-50].astype(int) - cloth[50:-50, 50:-50]).mean() < 2)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["CameraPose", "Stabilizer", "StabilizerStats"]
+
+log = logging.getLogger(__name__)
+
+_GRID = (6, 4)
+"""Columns and rows of the parts of the picture that each give corners to follow."""
+_CORNERS_PER_CELL = 6
+_PATTERNED_CELLS = 16
+"""Parts of the picture with corners to follow, of the 24, from which the cloth is taken as
+patterned: one that cannot be followed then means a knocked camera, not a gathered trick."""
+_CORNER_BLOCK = 7
+_MIN_CORNER_STRENGTH = 2e-4
+"""Smallest eigenvalue of a corner worth following (:func:`cv2.cornerMinEigenVal`): a checked
+cloth's weave gives 1e-3 in the grey copy, a card's pips 0.1, a plain grey cloth's sensor noise
+4e-5 at 8 grey levels (2e-4 at a grainy 20)."""
+_FLOW_WINDOW = (15, 15)
+_FLOW_LEVELS = 1
+_FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPose:
+    """Where the camera's picture lies against the one its table was calibrated on."""
+
+    dx: float = 0.0
+    """Pixels the picture's centre moved right (negative: left)."""
+    dy: float = 0.0
+    """Pixels the picture's centre moved down (negative: up)."""
+    turn: float = 0.0
+    """Degrees the picture turned, clockwise as seen on screen."""
+
+    @property
+    def shift(self) -> float:
+        """Pixels the picture's centre moved."""
+        return math.hypot(self.dx, self.dy)
+
+
+@dataclass(slots=True)
+class StabilizerStats:
+    """Running counters of a :class:`Stabilizer`, updated frame by frame."""
+
+    pose: CameraPose = field(default_factory=CameraPose)
+    """The camera's pose when it last came to rest: frames are warped back by it."""
+    moves: int = 0
+    """Times the camera came to rest in a new pose."""
+    unfollowed: int = 0
+    """Times the picture changed past following (a hard knock, or something covering the
+    lens) and stayed so: the pose was kept as it stood, and the table may need calibrating
+    again."""
+    message: str | None = None
+    """The latest of those, in words; ``None`` while all is well, and again once the table is
+    calibrated anew (:meth:`Stabilizer.recalibrated`)."""
+
+
+class Stabilizer:
+    """Warps frames from a camera that moves back to the view of its first frame.
+
+    Args:
+        image_size: ``(width, height)`` of the frames.
+        scale: shrink factor of the grey copy the corners are followed on.
+        tolerance: pixels (of the frame) some corner of the picture must move before the pose
+            in force changes.
+        min_corners: fewest corners that must agree on a pose.
+        min_cells: fewest parts of the picture (of the 6 × 4) they must lie in; and at least
+            half of those the anchor has corners in.
+        min_share: share of the anchor's corners that must agree, below which the picture is
+            not followed on this frame (a hand over most of it).
+        settle: seconds a new pose must hold before its picture becomes the anchor.
+        give_up: seconds after which a picture that cannot be followed is taken as it stands
+            (and reported: the camera may have been knocked): longer than a hand stays over
+            the table.
+        refresh_share: share of agreeing corners below which a picture at rest becomes the new
+            anchor (cards landed or were gathered over many of its corners).
+    """
+
+    def __init__(self, image_size: tuple[int, int], *, scale: float = 0.25,
+                 tolerance: float = 1.5, min_corners: int = 12, min_cells: int = 8,
+                 min_share: float = 0.3,
+                 settle: float = 0.5, give_up: float = 2.0, refresh_share: float = 0.6
+                 ) -> None:
+        self.image_size = image_size
+        self.scale = scale
+        self.tolerance = tolerance
+        self.min_corners = min_corners
+        self.min_cells = min_cells
+        self.min_share = min_share
+        self.settle = settle
+        self.give_up = give_up
+        self.refresh_share = refresh_share
+        self.stats = StabilizerStats()
+        width, height = image_size
+        self._small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        self._corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]],
+                                 np.float64).T
+        # Frame pixel x ↔ grey copy pixel (x + 0.5) · scale − 0.5 (pixel centres line up).
+        shrink = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
+                           [0, 0, 1]])
+        self._shrink, self._grow = shrink, np.linalg.inv(shrink)
+        self._pose = np.eye(3)          # calibrated view → this camera's frame, in force
+        self._estimate = np.eye(3)      # the same as last measured
+        self._anchor: NDArray[np.uint8] | None = None   # the picture corners are followed from
+        self._anchor_pose = np.eye(3)   # the camera's pose when the anchor was taken
+        self._points = np.empty((0, 1, 2), np.float32)   # the anchor's corners
+        self._found = np.empty((0, 1, 2), np.float32)    # where each was last found
+        self._anchor_cells = 0          # parts of the picture the anchor has corners in
+        self._still_since = 0.0         # since when the pose in force has held
+        self._lost_since: float | None = None
+
+    @property
+    def pose(self) -> NDArray[np.float64]:
+        """The pose in force, a 3×3 matrix taking a point of the calibrated view to the same
+        point in the camera's frame."""
+        return self._pose.copy()
+
+    def recalibrated(self) -> None:
+        """The table was calibrated again on the view as it now stands (frames warped by the
+        pose in force): a picture once past following is no more to be reported."""
+        self.stats.message = None
+
+    def update(self, image: NDArray[np.uint8], t: float) -> NDArray[np.uint8]:
+        """Follow the camera to ``image`` (taken at ``t`` seconds) and return it warped back
+        to the calibrated view (``image`` itself while the camera has never moved)."""
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        small = np.asarray(cv2.resize(grey, self._small_size, interpolation=cv2.INTER_AREA),
+                           np.uint8)
+        if self._anchor is None:
+            self._take_anchor(small, t)
+        else:
+            self._follow(small, t)
+        if np.array_equal(self._pose, np.eye(3)):
+            return image
+        return np.asarray(cv2.warpAffine(
+            image, self._pose[:2], self.image_size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+    def _follow(self, small: NDArray[np.uint8], t: float) -> None:
+        assert self._anchor is not None
+        if not len(self._points):
+            # A bare cloth has nothing to follow: look again from time to time (cards come).
+            if t - self._still_since >= self.settle:
+                self._take_anchor(small, t, pose=self._pose)
+            return
+        fit = self._fit(small)
+        if fit is None:
+            # A hand over much of the picture goes away again; a picture that stays past
+            # following is taken as it stands, at the pose of the last picture at rest. Over
+            # a plain cloth that is most often a trick gathered; over a patterned one, the
+            # camera knocked.
+            self._lost_since = t if self._lost_since is None else self._lost_since
+            if t - self._lost_since >= self.give_up:
+                if self._anchor_cells >= _PATTERNED_CELLS:
+                    self.stats.unfollowed += 1
+                    self.stats.message = ("the camera's picture changed past following: if the "
+                                          "camera moved, calibrate the table again")
+                    log.warning("camera: %s", self.stats.message)
+                self._pose = self._anchor_pose.copy()
+                self._take_anchor(small, t, pose=self._pose)
+            return
+        self._lost_since = None
+        motion, share = fit
+        self._estimate = motion @ self._anchor_pose
+        if self._distance(self._estimate, self._pose) > self.tolerance:
+            self._pose = self._estimate.copy()
+            self._still_since = t
+            return
+        if t - self._still_since < self.settle:
+            return
+        if self._distance(self._estimate, self._anchor_pose) > self.tolerance:
+            self._pose = self._estimate.copy()  # to rest: as measured, not as last held
+            self._came_to_rest()
+            self._take_anchor(small, t, pose=self._estimate)
+            return
+        self._pose = self._anchor_pose.copy()   # back from a swing (a hand fooled the fit)
+        if share < self.refresh_share:
+            self._take_anchor(small, t, pose=self._anchor_pose)
+
+    def _fit(self, small: NDArray[np.uint8]) -> tuple[NDArray[np.float64], float] | None:
+        """The camera's motion since the anchor (3×3, frame pixels) and the share of the
+        anchor's corners that agree on it; ``None`` when too few do, or only corners of one
+        part of the picture (a hand, a trick being gathered)."""
+        assert self._anchor is not None
+        found, status, _ = cv2.calcOpticalFlowPyrLK(
+            self._anchor, small, self._points, self._found.copy(), winSize=_FLOW_WINDOW,
+            maxLevel=_FLOW_LEVELS, criteria=_FLOW_CRITERIA, flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+        tracked = status.ravel() == 1
+        if tracked.sum() < self.min_corners:
+            return None
+        # RANSAC sorts the corners that moved with the camera from those on hands and cards;
+        # the camera's motion is then fitted to them as a turn and shift alone.
+        motion, inliers = cv2.estimateAffinePartial2D(
+            self._points[tracked], found[tracked], method=cv2.RANSAC,
+            ransacReprojThreshold=1.0)
+        if motion is None:
+            return None
+        agreeing = np.zeros(len(self._points), bool)
+        agreeing[np.flatnonzero(tracked)[inliers.ravel() == 1]] = True
+        # Only the camera moves every part of the picture at once. Corners of a few cards
+        # alone would agree on a slight turn about them that moves the picture's corners far.
+        if (agreeing.sum() < max(self.min_corners, self.min_share * len(self._points))
+                or self._cells(self._points[agreeing]) < max(self.min_cells,
+                                                             self._anchor_cells / 2)):
+            return None
+        small_motion = _turn_and_shift(self._points[agreeing].reshape(-1, 2),
+                                       found[agreeing].reshape(-1, 2))
+        # Corners a hand covers, or that a card now hides, are searched from where the fit
+        # puts them, so that they are found again when uncovered.
+        self._found = np.where(agreeing[:, None, None], found,
+                               cv2.transform(self._points, small_motion[:2])).astype(np.float32)
+        return self._grow @ small_motion @ self._shrink, float(agreeing.mean())
+
+    def _cells(self, points: NDArray[np.float32]) -> int:
+        """How many of the picture's parts (:data:`_GRID`) ``points`` (of the grey copy) lie
+        in."""
+        width, height = self._small_size
+        x, y = points.reshape(-1, 2).T
+        column = np.minimum((x * _GRID[0] / width).astype(int), _GRID[0] - 1)
+        row = np.minimum((y * _GRID[1] / height).astype(int), _GRID[1] - 1)
+        return len(np.unique(row * _GRID[0] + column))
+
+    def _take_anchor(self, small: NDArray[np.uint8], t: float, *,
+                     pose: NDArray[np.float64] | None = None) -> None:
+        """Follow the camera from ``small`` on, taken at ``pose`` (default: the calibrated
+        view's)."""
+        points = self._spread_corners(small)
+        # Corners in a few parts of the picture only (a plain cloth and a few cards) are not
+        # followed: what moves them is more likely a hand than the camera.
+        self._anchor_cells = self._cells(points)
+        self._points = (points if len(points) >= self.min_corners
+                        and self._anchor_cells >= self.min_cells else points[:0])
+        self._found = self._points.copy()
+        self._anchor = small
+        self._anchor_pose = np.eye(3) if pose is None else pose.copy()
+        self._estimate = self._anchor_pose.copy()
+        self._still_since = t
+        self._lost_since = None
+
+    def _spread_corners(self, small: NDArray[np.uint8]) -> NDArray[np.float32]:
+        """Corners to follow, the strongest of each part of the picture: the corners of a
+        card's pips outshine the cloth's weave a hundredfold, yet cards get gathered, and
+        corners spread over the whole picture also pin its turn down best. None where the
+        picture is bare: a plain cloth's sensor noise has corners that lead nowhere."""
+        width, height = self._small_size
+        strength = cv2.cornerMinEigenVal(small, _CORNER_BLOCK)
+        found = []
+        for top, bottom in itertools.pairwise(np.linspace(0, height, _GRID[1] + 1).astype(int)):
+            for left, right in itertools.pairwise(np.linspace(0, width, _GRID[0] + 1).astype(int)):
+                points = cv2.goodFeaturesToTrack(
+                    small[top:bottom, left:right], maxCorners=_CORNERS_PER_CELL,
+                    qualityLevel=0.05, minDistance=max(2, height // 30), blockSize=_CORNER_BLOCK)
+                if points is not None:
+                    found.append(points.reshape(-1, 2) + (left, top))
+        points = (np.concatenate(found) if found else np.empty((0, 2))).astype(np.float32)
+        columns, rows = np.round(points).astype(int).T
+        points = points[strength[rows, columns] >= _MIN_CORNER_STRENGTH]
+        return points.reshape(-1, 1, 2)
+
+    def _came_to_rest(self) -> None:
+        """Count and report the camera's new pose."""
+        matrix = self._pose
+        centre = np.array([self.image_size[0] / 2, self.image_size[1] / 2, 1.0])
+        dx, dy = (matrix @ centre - centre)[:2]
+        turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
+        self.stats.pose = CameraPose(round(float(dx), 1), round(float(dy), 1), round(turn, 2))
+        self.stats.moves += 1
+        log.info("camera moved: its picture now lies %.1f px right, %.1f px down and turned "
+                 "%.2f° from the table's view; frames are warped back", dx, dy, turn)
+
+    def _distance(self, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+        """Farthest apart, in pixels, that ``a`` and ``b`` put a corner of the picture."""
+        return float(np.abs((a - b) @ self._corners)[:2].max())
+
+
+def _turn_and_shift(before: NDArray[np.float32], after: NDArray[np.float32]
+                    ) -> NDArray[np.float64]:
+    """The turn and shift (3×3) that best take the points ``before`` to ``after``, in the
+    least-squares sense (2-D Procrustes)."""
+    mean_before, mean_after = before.mean(axis=0), after.mean(axis=0)
+    a, b = (before - mean_before).astype(np.float64), (after - mean_after).astype(np.float64)
+    angle = math.atan2(float((a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum()),
+                       float((a * b).sum()))
+    cos, sin = math.cos(angle), math.sin(angle)
+    turn = np.array([[cos, -sin], [sin, cos]])
+    return np.vstack([np.column_stack([turn, mean_after - turn @ mean_before]), [0, 0, 1]])
