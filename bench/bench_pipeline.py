@@ -247,7 +247,8 @@ def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: 
             pose = target
         if np.any(pose):
             height, width = frame.image.shape[:2]
-            matrix = cv2.getRotationMatrix2D((width / 2, height / 2), pose[2], 1.0)
+            matrix = np.asarray(cv2.getRotationMatrix2D((width / 2, height / 2), pose[2], 1.0),
+                                np.float64)
             matrix[:, 2] += pose[:2]
             frame = dataclasses.replace(frame, image=np.asarray(cv2.warpAffine(
                 frame.image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE), np.uint8))

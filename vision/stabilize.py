@@ -35,6 +35,7 @@ import itertools
 import logging
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -221,9 +222,10 @@ class Stabilizer:
         anchor's corners that agree on it; ``None`` when too few do, or only corners of one
         part of the picture (a hand, a trick being gathered)."""
         assert self._anchor is not None
-        found, status, _ = cv2.calcOpticalFlowPyrLK(
+        flow, status, _ = cv2.calcOpticalFlowPyrLK(
             self._anchor, small, self._points, self._found.copy(), winSize=_FLOW_WINDOW,
             maxLevel=_FLOW_LEVELS, criteria=_FLOW_CRITERIA, flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+        found = np.asarray(flow, np.float32)
         tracked = status.ravel() == 1
         if tracked.sum() < self.min_corners:
             return None
@@ -294,7 +296,7 @@ class Stabilizer:
         points = (np.concatenate(found) if found else np.empty((0, 2))).astype(np.float32)
         columns, rows = np.round(points).astype(int).T
         points = points[strength[rows, columns] >= _MIN_CORNER_STRENGTH]
-        return points.reshape(-1, 1, 2)
+        return np.asarray(points.reshape(-1, 1, 2), np.float32)
 
     def _came_to_rest(self) -> None:
         """Count and report the camera's new pose."""
@@ -312,7 +314,7 @@ class Stabilizer:
         return float(np.abs((a - b) @ self._corners)[:2].max())
 
 
-def _turn_and_shift(before: NDArray[np.float32], after: NDArray[np.float32]
+def _turn_and_shift(before: NDArray[np.floating[Any]], after: NDArray[np.floating[Any]]
                     ) -> NDArray[np.float64]:
     """The turn and shift (3×3) that best take the points ``before`` to ``after``, in the
     least-squares sense (2-D Procrustes)."""
