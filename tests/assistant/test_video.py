@@ -15,9 +15,11 @@ import pytest
 from assistant.app import create_app
 from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
+from tests.helpers import write_bumped_video
 from tracker.table import TableLayout
 from vision.capture import CaptureStats
 from vision.detections import Detections
+from vision.stabilize import CameraPose, StabilizerStats
 
 
 class NoCards:
@@ -106,6 +108,39 @@ def test_a_lost_camera_is_told_with_how_long_and_why() -> None:
     assert camera.message == "lost camera or stream rtsp://table.local/stream; reopening"
     hub.capture.lost_since = None
     assert hub.camera().status == "live" and hub.camera().lost_for is None
+
+
+def test_the_cameras_moves_are_told_and_a_picture_past_following_alarms() -> None:
+    hub = FrameHub()
+    hub.source, hub.capture = "0", CaptureStats(frames=40)
+    camera = hub.camera()
+    assert (camera.status, camera.moves, camera.unfollowed, camera.message) == ("live", 0, 0, None)
+    hub.motion = StabilizerStats(pose=CameraPose(12.0, -5.0, 0.3), moves=2)
+    camera = hub.camera()
+    assert (camera.status, camera.moves, camera.shift, camera.turn) == ("live", 2, 13.0, 0.3)
+    assert camera.message is None
+    hub.motion.unfollowed, hub.motion.message = 1, "past following: calibrate the table again"
+    camera = hub.camera()
+    assert (camera.status, camera.unfollowed) == ("live", 1)
+    assert camera.message == "past following: calibrate the table again"
+
+
+@pytest.mark.browser
+def test_the_page_says_when_the_camera_was_bumped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  browser: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    write_bumped_video(video, frames=120, bump_at=12)   # 10 s, bumped at the first
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    with LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                             frame_rate=30))) as server:
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(server.url + "/")
+        alert = page.locator("#camera-alert")
+        expect(alert).to_contain_text("camera moved (1×), held to the table", timeout=9_000)
+        expect(alert).to_have_class(re.compile("calm"))
+        page.close()
 
 
 def test_dragging_a_seat_zone_corner_saves_the_table_file(

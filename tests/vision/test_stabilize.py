@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.helpers import camera_pose, checked_cloth, filmed
 from vision.stabilize import Stabilizer
 
 SIZE = (1280, 720)
@@ -16,12 +17,8 @@ CORNERS = np.array([[0, 0, 1], [1280, 0, 1], [0, 720, 1], [1280, 720, 1]], np.fl
 
 def table(cards=3):
     """A checked cloth (its pattern repeats every 40 pixels: a move of half that looks like
-    none to one picture), a lamp's bright patch, and ``cards`` cards with pips."""
-    y, x = np.mgrid[0:720, 0:1280]
-    checks = (((x // 20) + (y // 20)) % 2).astype(np.float32)
-    image = np.stack([60 + 50 * checks, 120 + 40 * checks, 70 + 30 * checks], axis=-1)
-    image *= (1 + 0.25 * np.exp(-((x - 500) ** 2 + (y - 300) ** 2) / 2e5))[..., None]
-    image = np.clip(image, 0, 255).astype(np.uint8)
+    none to one picture) and ``cards`` cards with pips."""
+    image = checked_cloth(SIZE)
     for i in range(cards):
         left, top = 300 + 230 * i, 250 + 60 * (i % 2)
         cv2.rectangle(image, (left, top), (left + 110, top + 160), (235, 235, 235), -1)
@@ -30,20 +27,12 @@ def table(cards=3):
     return image
 
 
-def camera_pose(dx, dy, turn):
-    """The pose of a camera whose picture moved by ``dx, dy`` and turned by ``turn`` degrees
-    (clockwise on screen) about its centre: calibrated view → camera frame."""
-    matrix = cv2.getRotationMatrix2D((640, 360), -turn, 1.0)
-    matrix[:, 2] += (dx, dy)
-    return np.vstack([matrix, [0, 0, 1]])
+def pose(dx, dy, turn=0.0):
+    return camera_pose(SIZE, dx, dy, turn)
 
 
-def filmed(image, pose):
-    return cv2.warpAffine(image, pose[:2], SIZE, borderMode=cv2.BORDER_REPLICATE)
-
-
-def corner_error(stabilizer, pose):
-    return float(np.abs((stabilizer.pose - pose) @ CORNERS)[:2].max())
+def corner_error(stabilizer, truth):
+    return float(np.abs((stabilizer.pose - truth) @ CORNERS)[:2].max())
 
 
 def bump(stabilizer, image, start, end, *, t, steps=4, rest=15, fps=25):
@@ -51,8 +40,8 @@ def bump(stabilizer, image, start, end, *, t, steps=4, rest=15, fps=25):
     frames, then ``rest`` frames at rest; return the time after and the last steadied frame."""
     start, end = np.asarray(start, float), np.asarray(end, float)
     for i in range(1, steps + rest + 1):
-        steady = stabilizer.update(filmed(image, camera_pose(*start + (end - start)
-                                                              * min(1.0, i / steps))), t)
+        steady = stabilizer.update(filmed(image, pose(*start + (end - start)
+                                                       * min(1.0, i / steps))), t)
         t += 1 / fps
     return t, steady
 
@@ -79,10 +68,10 @@ def test_a_bumped_camera_is_followed_and_its_frames_warped_back_to_the_table(dx,
     image = table()
     t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
     _, steady = bump(stabilizer, image, (0, 0, 0), (dx, dy, turn), t=t)
-    assert corner_error(stabilizer, camera_pose(dx, dy, turn)) < 1.0
-    pose = stabilizer.stats.pose
+    assert corner_error(stabilizer, pose(dx, dy, turn)) < 1.0
+    told = stabilizer.stats.pose
     assert stabilizer.stats.moves == 1
-    assert (pose.dx, pose.dy, pose.turn) == pytest.approx((dx, dy, turn), abs=0.15)
+    assert (told.dx, told.dy, told.turn) == pytest.approx((dx, dy, turn), abs=0.15)
     # The steadied frame is the table as calibrated (its edges are the camera's new margins).
     inside = (slice(80, -80), slice(80, -80))
     assert np.abs(steady[inside].astype(int) - image[inside]).mean() < 4
@@ -94,7 +83,7 @@ def test_moves_add_up_and_a_move_back_is_followed_too():
     t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
     t, _ = bump(stabilizer, image, (0, 0, 0), (20, 10, 0.5), t=t)
     t, _ = bump(stabilizer, image, (20, 10, 0.5), (-10, 25, -0.3), t=t)
-    assert corner_error(stabilizer, camera_pose(-10, 25, -0.3)) < 1.0
+    assert corner_error(stabilizer, pose(-10, 25, -0.3)) < 1.0
     t, steady = bump(stabilizer, image, (-10, 25, -0.3), (0, 0, 0), t=t)
     assert stabilizer.stats.moves == 3
     assert corner_error(stabilizer, np.eye(3)) < 1.0
@@ -119,7 +108,7 @@ def test_a_knock_past_following_is_reported_and_the_view_kept(caplog):
     # It goes on from the new picture: a later nudge is followed from there.
     bump(stabilizer, knocked, (0, 0, 0), (10, -6, 0), t=t)
     assert stabilizer.stats.moves == 1
-    assert corner_error(stabilizer, camera_pose(10, -6, 0)) < 1.0
+    assert corner_error(stabilizer, pose(10, -6, 0)) < 1.0
 
 
 def test_a_bare_cloth_has_nothing_to_follow_and_raises_no_alarm():
