@@ -61,7 +61,7 @@ def _feeders(app: FastAPI) -> list[Feeder]:
             raise FileNotFoundError("a video source needs a table file: --table TABLE.json")
         feeders.append(pipeline_feeder(
             live, app.state.frames, source=settings.source, size=settings.source_size,
-            fps=settings.source_fps, table=lambda: app.state.table,
+            fps=settings.source_fps, steady=settings.steady, table=lambda: app.state.table,
             frame_rate=settings.frame_rate, round_gap=settings.round_gap))
     elif settings.script_seed is not None:
         events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)

@@ -159,10 +159,12 @@ class SeenMatch:
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
                     frame_rate: float, round_gap: float | None,
-                    size: tuple[int, int] | None = None, fps: float | None = None) -> Feeder:
+                    size: tuple[int, int] | None = None, fps: float | None = None,
+                    steady: bool = True) -> Feeder:
     """Runs the vision pipeline on ``source`` (captured at ``size`` and ``fps`` when given, see
-    :func:`vision.capture.frames`): its events go to the game, its frames (annotated with
-    detections and the current seat zones) to the live view, at most ``frame_rate`` a second.
+    :func:`vision.capture.frames`; a bumped camera followed when ``steady``): its events go to
+    the game, its frames (annotated with detections and the current seat zones) to the live
+    view, at most ``frame_rate`` a second.
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
     pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
     without a play after which an open round is judged; ``None``: never).
@@ -178,7 +180,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     width, height = size or (None, None)
     capture = frames(source, width=width, height=height, fps=fps)
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
-                        match=SeenMatch(live), round_gap=round_gap)
+                        match=SeenMatch(live), round_gap=round_gap, steady=steady)
     hub.source, hub.capture, hub.motion = source, capture.stats, pipeline.stats.camera_motion
     last_shown = 0.0
 

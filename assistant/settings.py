@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     source_fps: float | None = Field(default=None, gt=0, le=240)
     """Frame rate asked of a webcam, or a video file's frames thinned to it. ``None``: the
     source's own."""
+    steady: bool = True
+    """Follow a bumped camera and warp its frames back to the table's view
+    (:mod:`vision.stabilize`)."""
     script_seed: int | None = None
     """Without a ``source``: play the random legal game of this seed (``gouji demo --scripted``)."""
     script_rounds: int = Field(default=2, ge=1, le=20)

@@ -67,7 +67,8 @@ def frame_size(text: str) -> tuple[int, int]:
 
 
 def add_capture_options(parser: argparse.ArgumentParser) -> None:
-    """``--size`` and ``--fps`` of the video source (:func:`vision.capture.frames`)."""
+    """``--size`` and ``--fps`` of the video source (:func:`vision.capture.frames`), and
+    ``--no-steady``."""
     parser.add_argument("--size", type=frame_size, metavar="WIDTHxHEIGHT",
                         help="frame size: asked of a webcam, other sources' frames are scaled "
                              "to it (default: as the source delivers)")
@@ -75,6 +76,9 @@ def add_capture_options(parser: argparse.ArgumentParser) -> None:
                         help="frame rate: asked of a webcam; a video file's frames are thinned "
                              "to it; an image folder's images are F a second (default: the "
                              "source's own; 25 for a folder)")
+    parser.add_argument("--no-steady", dest="steady", action="store_false",
+                        help="take the frames as they come: do not follow a bumped camera and "
+                             "warp its frames back to the table's view")
 
 
 def capture_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -96,7 +96,7 @@ def process_command(args: argparse.Namespace) -> int:
 
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
-                            **round_gap(args))
+                            steady=args.steady, **round_gap(args))
         with _stop_on_interrupt() as stop:
             stats = pipeline.run(on_event, stop=stop)
         if stop.is_set():

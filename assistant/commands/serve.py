@@ -108,7 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"no such table file: {args.table}")
         _start_table(args.source, args.table, **capture_options(args))
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
-                       "source_size": args.size, "source_fps": args.fps,
+                       "source_size": args.size, "source_fps": args.fps, "steady": args.steady,
                        "table": args.table, "accept_after": args.accept_after,
                        **round_gap(args)})
 

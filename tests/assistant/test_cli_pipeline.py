@@ -49,15 +49,18 @@ def test_render_game_then_process(tmp_path, monkeypatch, capsys):
     assert NothingDetector.made_with_conf[-1] == FAINT_CONF  # boxes down to faint cards
 
 
-def test_process_tells_how_often_the_camera_was_bumped(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("steady", [True, False])
+def test_process_tells_how_often_the_camera_was_bumped(tmp_path, monkeypatch, capsys, steady):
     monkeypatch.setattr("vision.detector.Detector", NothingDetector)
     video, table = tmp_path / "game.mp4", tmp_path / "table.json"
     write_bumped_video(video, shift=(14, 8))
     TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
     assert main(["process", str(video), "--table", str(table),
-                 "--events", str(tmp_path / "events.jsonl")]) == 0
+                 "--events", str(tmp_path / "events.jsonl"),
+                 *([] if steady else ["--no-steady"])]) == 0
     printed = capsys.readouterr().out
-    assert "camera moved 1 times, its frames held to the table's view (at last 16" in printed
+    told = "camera moved 1 times, its frames held to the table's view (at last 16.1 px"
+    assert (told in printed) is steady
 
 
 @pytest.mark.parametrize(("argv", "round_gap"), [([], ROUND_GAP), (["--round-gap", "0"], None),

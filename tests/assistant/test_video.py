@@ -198,9 +198,10 @@ def test_serve_asks_the_source_for_the_size_and_rate_given(
     write_video(tmp_path / "camera.mp4")  # 320×240 at 12 frames a second
     table = tmp_path / "table.json"
     assert main(["serve", "--source", str(tmp_path / "camera.mp4"), "--table", str(table),
-                 "--size", "640x360", "--fps", "6"]) == 0
+                 "--size", "640x360", "--fps", "6", "--no-steady"]) == 0
     assert TableLayout.load(table).image_size == (640, 360)  # sized on a picture as asked
     assert served[0]["source_size"] == (640, 360) and served[0]["source_fps"] == 6.0
+    assert served[0]["steady"] is False
 
 
 def test_the_pipeline_reads_the_source_at_the_rate_asked(
