@@ -412,7 +412,9 @@ def main() -> int:
               f"{1000 * max(lat) if lat else 0:.1f} ms, slowest frame "
               f"{1000 * s.slowest_frame:.1f} ms"
               + (f"; committed {statistics.median(r['lag']):.2f} s (median) after the cards "
-                 f"came to rest" if r["lag"] else ""))
+                 f"came to rest" if r["lag"] else "")
+              + (f"; camera moves followed {s.camera_motion.moves}, pictures past following "
+                 f"{s.camera_motion.unfollowed}" if s.camera_motion is not None else ""))
         if args.show_wrong:
             for difference in r["score"].differences:
                 print("\n".join(f"    {line}" for line in difference.lines()))
