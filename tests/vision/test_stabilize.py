@@ -109,6 +109,9 @@ def test_a_knock_past_following_is_reported_and_the_view_kept(caplog):
     bump(stabilizer, knocked, (0, 0, 0), (10, -6, 0), t=t)
     assert stabilizer.stats.moves == 1
     assert corner_error(stabilizer, pose(10, -6, 0)) < 1.0
+    # The operator drew the zones again on the view as it stands: nothing left to tell.
+    stabilizer.recalibrated()
+    assert stabilizer.stats.message is None and stabilizer.stats.unfollowed == 1
 
 
 def test_a_bare_cloth_has_nothing_to_follow_and_raises_no_alarm():
