@@ -6,14 +6,16 @@ pixels, no longer fit them. :class:`Stabilizer` follows the camera's moves and w
 frame back to the view the table was calibrated on, so that everything downstream (the change
 detector's reference pictures, the cards the tracker remembers, the zones) sees a steady camera.
 
-It follows corners of the picture (the cloth's weave, the cards' edges, the table's rim) from a
-picture at rest, the *anchor*, with pyramidal Lucas–Kanade optical flow, each corner searched
-from where it was found in the previous frame: a move spread over a few frames is followed step
-by step, even over a cloth whose pattern repeats. One turn and shift is fitted to them with
-RANSAC, so that hands reaching in, cards landing and tricks being gathered do not count. The
-pose in force changes only when the fit moves some corner of the picture by more than
-``tolerance`` pixels: a camera at rest gives the same warp on every frame, and the change
-detector sees no change where there is none.
+It follows corners of the picture (the cloth's weave, the cards' pips, the table's rim) from a
+picture at rest, the *anchor*, with Lucas–Kanade optical flow on a quarter-size grey copy, each
+corner searched from where it was found in the previous frame: a move spread over a few frames
+is followed step by step, even over a cloth whose pattern repeats. RANSAC keeps the corners
+that agree on one motion (hands reaching in, cards landing and tricks being gathered do not),
+and a turn and shift is fitted to them; it counts only when they lie all over the picture,
+which only the camera moves at once. The pose in force changes only when the fit moves some
+corner of the picture by more than ``tolerance`` pixels: a camera at rest gives the same warp
+on every frame, and the change detector sees no change where there is none. A plain cloth
+gives too few corners to tell the camera from a hand: it is not followed.
 
 >>> import numpy as np, cv2
 >>> cloth = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (360, 640, 3), np.uint8),
