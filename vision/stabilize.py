@@ -144,6 +144,7 @@ class Stabilizer:
         self._pose = np.eye(3)          # calibrated view → this camera's frame, in force
         self._estimate = np.eye(3)      # the same as last measured
         self._anchor: NDArray[np.uint8] | None = None   # the picture corners are followed from
+        self._anchor_level = 0.0        # its median grey level
         self._anchor_pose = np.eye(3)   # the camera's pose when the anchor was taken
         self._points = np.empty((0, 1, 2), np.float32)   # the anchor's corners
         self._found = np.empty((0, 1, 2), np.float32)    # where each was last found
@@ -170,8 +171,10 @@ class Stabilizer:
                            np.uint8)
         if self._anchor is None:
             self._take_anchor(small, t)
-        else:
-            self._follow(small, t)
+        else:   # optical flow takes a brighter picture for a moved one: match the anchor's level
+            level = float(np.median(small[::4, ::4]))
+            self._follow(np.asarray(cv2.convertScaleAbs(
+                small, alpha=self._anchor_level / max(level, 1.0)), np.uint8), t)
         if np.array_equal(self._pose, np.eye(3)):
             return image
         return np.asarray(cv2.warpAffine(
@@ -275,6 +278,7 @@ class Stabilizer:
                         and self._anchor_cells >= self.min_cells else points[:0])
         self._found = self._points.copy()
         self._anchor = small
+        self._anchor_level = float(np.median(small[::4, ::4]))
         self._anchor_pose = np.eye(3) if pose is None else pose.copy()
         self._estimate = self._anchor_pose.copy()
         self._still_since = t

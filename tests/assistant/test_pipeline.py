@@ -11,9 +11,9 @@ import pytest
 
 import rules
 from assistant.pipeline import CLOSER_SCALES, DEMO_SEED, ChangeDetector, Pipeline, demo_assets
+from tests.helpers import camera_pose, checked_cloth, filmed
 from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
-from tests.helpers import camera_pose, checked_cloth, filmed
 from vision.capture import Frame
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections

@@ -10,6 +10,7 @@ import pytest
 
 from tests.helpers import camera_pose, checked_cloth, filmed
 from vision.stabilize import Stabilizer
+from vision.synth.scene import make_table_texture
 
 SIZE = (1280, 720)
 CORNERS = np.array([[0, 0, 1], [1280, 0, 1], [0, 720, 1], [1280, 720, 1]], np.float64).T
@@ -121,3 +122,22 @@ def test_a_bare_cloth_has_nothing_to_follow_and_raises_no_alarm():
         image = np.clip(rng.normal(90, 8, (720, 1280, 3)), 0, 255).astype(np.uint8)
         assert stabilizer.update(image, i / 25) is image
     assert stabilizer.stats.unfollowed == 0 and stabilizer.stats.message is None
+
+
+def test_flickering_light_and_sensor_noise_neither_move_the_camera_nor_hide_a_bump():
+    stabilizer = Stabilizer(SIZE)
+    rng = np.random.default_rng(2)
+    image = make_table_texture(1280, 720, np.random.default_rng(2), kind="cloth")  # a woven one
+
+    def webcam(picture, i):   # brightness swaying ±10 %, fresh noise of 8 grey levels
+        gain = 1 + 0.1 * np.sin(i / 3)
+        return np.clip(picture * gain + rng.normal(0, 8, picture.shape), 0, 255).astype(np.uint8)
+
+    for i in range(40):
+        stabilizer.update(webcam(image, i), i / 25)
+    assert np.array_equal(stabilizer.pose, np.eye(3)) and stabilizer.stats.moves == 0
+    for i in range(40, 80):   # bumped over four frames
+        moved = filmed(image, pose(*np.array([18, -12, 0.6]) * min((i - 39) / 4, 1.0)))
+        stabilizer.update(webcam(moved, i), i / 25)
+    assert stabilizer.stats.moves == 1
+    assert corner_error(stabilizer, pose(18, -12, 0.6)) < 1.0
