@@ -390,10 +390,10 @@ def main() -> int:
                         help="brightness swaying by up to this share (default 0)")
     parser.add_argument("--shake", type=float, default=0.0, metavar="PIXELS",
                         help="bump the camera now and then, by up to PIXELS (default 0: never)")
-    parser.add_argument("--no-steady", dest="steady", action="store_false",
-                        help="do not follow the camera's moves (frames are taken as they come)")
     parser.add_argument("--shake-every", type=float, default=30.0, metavar="SECONDS",
                         help="mean seconds between two bumps (default 30)")
+    parser.add_argument("--no-steady", dest="steady", action="store_false",
+                        help="do not follow the camera's moves (frames are taken as they come)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each game's plays that differ from the truth")
     args = parser.parse_args()
