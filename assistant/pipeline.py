@@ -202,10 +202,13 @@ class ChangeDetector:
         self._previous: _Picture | None = None
         self._references: list[_Picture | None] = [None] * SEAT_COUNT
 
-    def small(self, image: NDArray[np.uint8]) -> _Picture:
-        """The shrunk, blurred working copy of a frame (of the table's image size)."""
-        pixels = np.asarray(cv2.GaussianBlur(
-            cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0), np.uint8)
+    def shrink(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """A frame (of the table's image size) shrunk to the working size."""
+        return np.asarray(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), np.uint8)
+
+    def small(self, shrunk: NDArray[np.uint8]) -> _Picture:
+        """The working copy of a frame :meth:`shrink` gave: blurred, with its brightness."""
+        pixels = np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0), np.uint8)
         # A coarse sample gives the cloth's level as well as every pixel would.
         return _Picture(pixels, np.median(pixels[::8, ::8], axis=(0, 1)))
 
@@ -226,15 +229,16 @@ class ChangeDetector:
         """Changed pixels inside each mask."""
         return np.array([cv2.countNonZero(cv2.bitwise_and(mask, diff)) for mask in masks])
 
-    def update(self, image: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """Take the next frame.
+    def update(self, image: NDArray[np.uint8], *, shrunk: NDArray[np.uint8] | None = None
+               ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Take the next frame (``shrunk``: as :meth:`shrink` gave it, when the caller has it).
 
         Returns:
             ``(moving, to_detect)``: per seat, whether its zone moved since the previous frame,
             and whether its widened zone is at rest but differs from the picture it was last
             detected on (then the caller detects it, and this frame becomes its reference).
         """
-        small = self.small(image)
+        small = self.small(self.shrink(image) if shrunk is None else shrunk)
         moving = np.zeros(SEAT_COUNT, bool)
         watched_moving = np.zeros(SEAT_COUNT, bool)
         if self._previous is not None:
@@ -505,9 +509,13 @@ class Pipeline:
             if (image.shape[1], image.shape[0]) != size:
                 image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
                                    np.uint8)
+            # One shrunk copy serves the stabilizer and the change detector, until a warp.
+            shrunk = changes.shrink(image)
             if self.stabilizer is not None:
-                image = self.stabilizer.update(image, frame.t)
-            moving, to_detect = changes.update(image)
+                steadied = self.stabilizer.update(image, frame.t, shrunk=shrunk)
+                if steadied is not image:
+                    image, shrunk = steadied, changes.shrink(steadied)
+            moving, to_detect = changes.update(image, shrunk=shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             if seats:
                 detected = time.perf_counter()

@@ -163,12 +163,18 @@ class Stabilizer:
         pose in force): a picture once past following is no more to be reported."""
         self.stats.message = None
 
-    def update(self, image: NDArray[np.uint8], t: float) -> NDArray[np.uint8]:
+    def update(self, image: NDArray[np.uint8], t: float, *,
+               shrunk: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
         """Follow the camera to ``image`` (taken at ``t`` seconds) and return it warped back
-        to the calibrated view (``image`` itself while the camera has never moved)."""
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        small = np.asarray(cv2.resize(grey, self._small_size, interpolation=cv2.INTER_AREA),
-                           np.uint8)
+        to the calibrated view (``image`` itself while the camera has never moved).
+        ``shrunk``: ``image`` already shrunk to ``scale`` (area-averaged, in colour), when the
+        caller has it: the grey copy is then made from it."""
+        width, height = self._small_size
+        if shrunk is not None and shrunk.shape[:2] == (height, width):
+            small = _grey(shrunk)
+        else:   # grey first: a third of the pixels to shrink
+            small = np.asarray(cv2.resize(_grey(image), self._small_size,
+                                          interpolation=cv2.INTER_AREA), np.uint8)
         if self._anchor is None:
             self._take_anchor(small, t)
         else:   # optical flow takes a brighter picture for a moved one: match the anchor's level
@@ -318,6 +324,11 @@ class Stabilizer:
     def _distance(self, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
         """Farthest apart, in pixels, that ``a`` and ``b`` put a corner of the picture."""
         return float(np.abs((a - b) @ self._corners)[:2].max())
+
+
+def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
+                      np.uint8)
 
 
 def _turn_and_shift(before: NDArray[np.floating[Any]], after: NDArray[np.floating[Any]]
