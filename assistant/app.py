@@ -26,7 +26,7 @@ from assistant.settings import Settings, is_loopback
 from assistant.speech import Speaker
 from assistant.video import FrameHub
 from rules.selfplay import random_match
-from tracker.table import TableLayout, TableLayoutError
+from tracker.table import TableLayout, TableLayoutError, load_view
 
 __all__ = ["create_app"]
 
@@ -59,9 +59,12 @@ def _feeders(app: FastAPI) -> list[Feeder]:
     if settings.source is not None:
         if app.state.table is None:
             raise FileNotFoundError("a video source needs a table file: --table TABLE.json")
+        view = (load_view(settings.table, app.state.table.image_size)
+                if settings.table is not None else None)
         feeders.append(pipeline_feeder(
             live, app.state.frames, source=settings.source, size=settings.source_size,
-            fps=settings.source_fps, steady=settings.steady, table=lambda: app.state.table,
+            fps=settings.source_fps, steady=settings.steady, view=view,
+            table=lambda: app.state.table,
             frame_rate=settings.frame_rate, round_gap=settings.round_gap))
     elif settings.script_seed is not None:
         events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)

@@ -14,6 +14,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from assistant.live import LiveGame
@@ -160,9 +161,10 @@ class SeenMatch:
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
                     frame_rate: float, round_gap: float | None,
                     size: tuple[int, int] | None = None, fps: float | None = None,
-                    steady: bool = True) -> Feeder:
+                    steady: bool = True, view: NDArray[np.uint8] | None = None) -> Feeder:
     """Runs the vision pipeline on ``source`` (captured at ``size`` and ``fps`` when given, see
-    :func:`vision.capture.frames`; a bumped camera followed when ``steady``): its events go to
+    :func:`vision.capture.frames`; a bumped camera followed when ``steady``, from ``view``, the
+    picture the table was calibrated on, when kept): its events go to
     the game, its frames (annotated with detections and the current seat zones) to the live
     view, at most ``frame_rate`` a second.
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
@@ -180,7 +182,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     width, height = size or (None, None)
     capture = frames(source, width=width, height=height, fps=fps)
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
-                        match=SeenMatch(live), round_gap=round_gap, steady=steady)
+                        match=SeenMatch(live), round_gap=round_gap, steady=steady, view=view)
     hub.source, hub.capture, hub.motion = source, capture.stats, pipeline.stats.camera_motion
     last_shown = 0.0
 
@@ -195,6 +197,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
             pipeline.set_table(layout)
         # The frame comes in the table file's pixels, held to its view when the camera moved:
         # boxes, zones and the calibration view line up.
+        hub.view = frame.image
         zones = [np.asarray(seat.polygon) for seat in layout.seats]
         image = annotate(frame.image, detections, zones=zones)
         height, width = image.shape[:2]

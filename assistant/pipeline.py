@@ -323,10 +323,13 @@ class Pipeline:
         closer_iou: the NMS threshold of the closer views, for a detector that has one to set
             (``with_iou``, as :class:`vision.detector.Detector`): see :data:`CLOSER_IOU`.
         steady: follow the camera when it is bumped, and warp every frame back to the view
-            its first frame gave (:class:`vision.stabilize.Stabilizer`): the zones, the cards
+            its first frame gave, or ``view`` (:class:`vision.stabilize.Stabilizer`): the zones, the cards
             remembered and the change detector's reference pictures then still fit. The zones
             of a table set meanwhile (:meth:`set_table`) are taken as drawn on that view, as
             the dashboard shows it.
+        view: the picture the table was calibrated on (:func:`tracker.table.load_view`), when
+            kept: with ``steady``, the camera is followed from it, and a camera moved since
+            is held to that view from the first frame.
         segmenter_options: further keyword arguments of :class:`~tracker.plays.PlaySegmenter`.
     """
 
@@ -337,7 +340,7 @@ class Pipeline:
                  nested_corner: float = NESTED_CORNER, turned_look: bool = True,
                  closer_scales: tuple[float, ...] = CLOSER_SCALES,
                  closer_iou: float = CLOSER_IOU, steady: bool = True,
-                 **segmenter_options: Any) -> None:
+                 view: NDArray[np.uint8] | None = None, **segmenter_options: Any) -> None:
         if any(scale <= 0 for scale in closer_scales):
             raise ValueError(f"closer_scales must be positive, got {closer_scales}")
         self.source = source
@@ -361,7 +364,7 @@ class Pipeline:
         """Reads the closer views: :attr:`detector` with the NMS threshold ``closer_iou``
         where it has one to set."""
         self._fit_detector()
-        self.stabilizer = Stabilizer(table.image_size) if steady else None
+        self.stabilizer = Stabilizer(table.image_size, reference=view) if steady else None
         """Follows the camera's moves (``steady``); kept across :meth:`set_table`."""
         self.stats = PipelineStats(
             camera_motion=self.stabilizer.stats if self.stabilizer is not None else None)

@@ -6,6 +6,9 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
+from numpy.typing import NDArray
+
 from assistant.schemas import CameraOut, CameraStatus
 from vision.capture import CaptureStats
 from vision.stabilize import StabilizerStats
@@ -26,6 +29,9 @@ class FrameHub:
         """The counters of that source's capture, updated by the pipeline thread."""
         self.motion: StabilizerStats | None = None
         """How the camera moved, updated by the pipeline thread."""
+        self.view: NDArray[np.uint8] | None = None
+        """The newest frame shown, as the pipeline saw it (in the table file's pixels, held to
+        its view) and without the zones drawn: kept with the zones when they are saved."""
         self.closed = False
         """Set when the server stops, to end the open streams."""
 

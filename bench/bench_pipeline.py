@@ -37,6 +37,10 @@ zone is at rest, and the models are measured on frames that are never twice the 
 noise is drawn from the seed: reruns see the same frames. (Speed figures then include drawing
 it.)
 
+``--moved PIXELS`` films the game with a camera moved, by up to PIXELS, from where the table was
+calibrated (its view kept beside ``table.json``, as ``gouji render-game`` and a calibration in
+the dashboard keep it), as between two evenings at the table.
+
 ``--shake PIXELS`` bumps the camera now and then (about every ``--shake-every`` seconds, 30 by
 default): over a fifth of a second it moves to a new pose, up to PIXELS from where the table
 was calibrated and turned by up to as much at the picture's corners, and stays there, as a
@@ -67,6 +71,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 import rules
 from assistant.commands import seconds
@@ -81,7 +86,7 @@ from assistant.pipeline import (
 )
 from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, REVIEW_CONF, ROUND_GAP
 from tracker.score import game_outcome, play_key, score_plays
-from tracker.table import TableLayout
+from tracker.table import TableLayout, load_view, save_view
 from vision.capture import Frame, frames
 from vision.detections import Detections
 from vision.detector import Detector
@@ -222,23 +227,27 @@ def as_a_webcam(source: Iterable[Frame], *, noise: float, flicker: float, seed: 
         yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
 
 
-def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int
-                  ) -> Iterator[Frame]:
-    """``source``'s frames filmed by a camera that someone bumps now and then (see the
-    module's docstring). The moved-in edge repeats the picture's border."""
+def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int,
+                  moved: float = 0.0) -> Iterator[Frame]:
+    """``source``'s frames filmed by a camera that someone bumps now and then, by up to
+    ``shift`` pixels (see the module's docstring), and that was moved by up to ``moved`` pixels
+    before the first frame. The moved-in edge repeats the picture's border."""
     rng = np.random.default_rng(seed + 1)
-    pose = np.zeros(3)                  # dx, dy in pixels; turn in degrees
-    start = target = pose
+
+    def new_pose(frame: Frame, most: float) -> NDArray[np.float64]:
+        height, width = frame.image.shape[:2]
+        radius, angle = most * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+        return np.array([radius * np.cos(angle), radius * np.sin(angle),
+                         np.degrees(rng.uniform(-1, 1) * most / (np.hypot(width, height) / 2))])
+
+    pose: NDArray[np.float64] | None = None    # dx, dy in pixels; turn in degrees
     end = 0.0
-    bump_at = rng.exponential(every)
+    bump_at = rng.exponential(every) if shift else np.inf
     for frame in source:
+        if pose is None:
+            pose = start = target = new_pose(frame, moved) if moved else np.zeros(3)
         if frame.t >= bump_at:
-            height, width = frame.image.shape[:2]
-            corner = np.hypot(width, height) / 2
-            radius, angle = shift * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
-            start, target = pose, np.array([
-                radius * np.cos(angle), radius * np.sin(angle),
-                np.degrees(rng.uniform(-1, 1) * shift / corner)])
+            start, target = pose, new_pose(frame, shift)
             end, bump_at = frame.t + 0.2, frame.t + 0.2 + rng.exponential(every)
         if frame.t < end:                # on the way: a wobble past the new pose
             done = 1 - (end - frame.t) / 0.2
@@ -264,6 +273,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         game = render_game(seed, folder, ruleset=args.ruleset, rounds=args.rounds, boxes=True,
                            max_plays=args.max_plays)
+        save_view(game.table, game.view)
         print(f"seed {seed}: rendered {game.plays} plays, {game.seconds:.0f} s of video in "
               f"{time.perf_counter() - started:.0f} s")
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
@@ -271,8 +281,9 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     source: Any = frames(folder / "game.mp4")
     if args.camera_noise or args.flicker:
         source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
-    if args.shake:
-        source = camera_bumped(source, shift=args.shake, every=args.shake_every, seed=seed)
+    if args.shake or args.moved:
+        source = camera_bumped(source, shift=args.shake, every=args.shake_every, seed=seed,
+                               moved=args.moved)
     detector: Any
     if args.oracle:
         oracle = (NoisyTruth(folder, miss=args.miss, confuse=args.confuse, seed=seed)
@@ -305,7 +316,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
                      max_revisions=args.max_revisions, look_ahead=args.look_ahead,
                      review_conf=args.review_conf, round_gap=args.round_gap,
-                     steady=args.steady).run(on_event)
+                     steady=args.steady,
+                     view=load_view(folder / "table.json", table.image_size)).run(on_event)
     if isinstance(detector, CachedDetector):
         detector.save()
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
@@ -392,6 +404,9 @@ def main() -> int:
                         help="bump the camera now and then, by up to PIXELS (default 0: never)")
     parser.add_argument("--shake-every", type=float, default=30.0, metavar="SECONDS",
                         help="mean seconds between two bumps (default 30)")
+    parser.add_argument("--moved", type=float, default=0.0, metavar="PIXELS",
+                        help="the camera moved by up to PIXELS since the table was calibrated "
+                             "(default 0)")
     parser.add_argument("--no-steady", dest="steady", action="store_false",
                         help="do not follow the camera's moves (frames are taken as they come)")
     parser.add_argument("--show-wrong", action="store_true",

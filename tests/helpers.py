@@ -39,11 +39,12 @@ def filmed(image: NDArray[np.uint8], pose: NDArray[np.float64]) -> NDArray[np.ui
 
 
 def write_bumped_video(path: Path, *, size: tuple[int, int] = (640, 480), frames: int = 60,
-                       fps: float = 12, bump_at: int = 15, shift: tuple[float, float] = (14, 8)
-                       ) -> None:
-    """A video of an empty checked table whose camera is bumped by ``shift`` over the three
-    frames from ``bump_at`` on, and stays there."""
-    cloth = checked_cloth(size, square=max(8, size[0] // 32))
+                       fps: float = 12, bump_at: int = 15, shift: tuple[float, float] = (14, 8),
+                       cloth: NDArray[np.uint8] | None = None) -> None:
+    """A video of an empty table (``cloth``, by default a checked one) whose camera is bumped
+    by ``shift`` over the three frames from ``bump_at`` on, and stays there."""
+    if cloth is None:
+        cloth = checked_cloth(size, square=max(8, size[0] // 32))
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
     for index in range(frames):
         done = min(max(index - bump_at + 1, 0) / 3, 1.0)

@@ -35,7 +35,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SEAT_COUNT", "Point", "Seat", "TableLayout", "TableLayoutError"]
+__all__ = ["SEAT_COUNT", "Point", "Seat", "TableLayout", "TableLayoutError", "load_view",
+           "save_view", "view_path"]
 
 SEAT_COUNT = 6
 """Seats at a 够级 table."""
@@ -332,6 +333,42 @@ class TableLayout:
         """Write ``table.json``."""
         Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n",
                               encoding="utf-8")
+
+
+def view_path(table: str | Path) -> Path:
+    """Where the picture a table file's zones were drawn on is kept: beside it, ``table.json``
+    → ``table.view.jpg``. With it, a camera moved since is found and held to that view
+    (:mod:`vision.stabilize`)."""
+    path = Path(table)
+    return path.with_name(f"{path.stem}.view.jpg")
+
+
+def save_view(table: str | Path, image: NDArray[np.uint8]) -> Path:
+    """Keep ``image``, the camera's view in the table file's pixels, as the picture the zones
+    of ``table`` were drawn on; returns its path."""
+    path = view_path(table)
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+        raise OSError(f"cannot write {path}")
+    return path
+
+
+def load_view(table: str | Path, image_size: tuple[int, int]) -> NDArray[np.uint8] | None:
+    """The picture the zones of ``table`` were drawn on, or ``None`` where none was kept.
+
+    Raises:
+        TableLayoutError: the file is no picture, or not of ``image_size`` (the table's).
+    """
+    path = view_path(table)
+    if not path.is_file():
+        return None
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise TableLayoutError(f"{path}: not a picture (the table's calibrated view)")
+    height, width = image.shape[:2]
+    if (width, height) != tuple(image_size):
+        raise TableLayoutError(f"{path}: {width}x{height}, but the table is drawn on "
+                               f"{image_size[0]}x{image_size[1]} pictures")
+    return np.asarray(image, np.uint8)
 
 
 def _apply(matrix: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:

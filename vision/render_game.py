@@ -83,6 +83,9 @@ class RenderedGame:
     """Length of the video in seconds."""
     plays: int
     """Plays filmed."""
+    view: NDArray[np.uint8] = field(repr=False, compare=False)
+    """The first frame, the table empty: the picture its zones were drawn on
+    (:func:`tracker.table.save_view` keeps it beside the table file)."""
 
 
 @dataclass(slots=True)
@@ -197,6 +200,7 @@ class _Film:
         if not self.writer.isOpened():
             raise RuntimeError(f"cannot write video {path} (no mp4v encoder in OpenCV)")
         self.frames = 0
+        self.first: NDArray[np.uint8] | None = None
         self.boxes = boxes.open("w", encoding="utf-8") if boxes is not None else None
 
     @property
@@ -211,6 +215,8 @@ class _Film:
             self.boxes.write(json.dumps({
                 "frame": self.frames, "count": repeat,
                 "boxes": [[round(v, 1) for v in c.box] + [c.class_id] for c in seen]}) + "\n")
+        if self.first is None:
+            self.first = image.copy()
         for _ in range(repeat):
             self.writer.write(image)
         self.frames += repeat
@@ -452,12 +458,14 @@ def render_game(seed: int, out: str | Path, *, fps: float = 25.0, ruleset: str =
         director.pause(1.0)
     finally:
         director.film.close()
+    assert director.film.first is not None   # the empty table filmed first, a second long
     with (out / "truth.jsonl").open("w", encoding="utf-8") as handle:
         for event in truth:
             handle.write(json.dumps(event, ensure_ascii=False) + "\n")
     return RenderedGame(video=out / "game.mp4", table=out / "table.json",
                         truth=out / "truth.jsonl", frames=director.film.frames,
-                        seconds=round(director.film.frames / fps, 2), plays=plays)
+                        seconds=round(director.film.frames / fps, 2), plays=plays,
+                        view=director.film.first)
 
 
 def truth_detections(folder: str | Path) -> list[Detections]:

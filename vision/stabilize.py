@@ -17,6 +17,10 @@ corner of the picture by more than ``tolerance`` pixels: a camera at rest gives 
 on every frame, and the change detector sees no change where there is none. A plain cloth
 gives too few corners to tell the camera from a hand: it is not followed.
 
+Given the picture the table was calibrated on (``reference``), the first frames are followed
+from it, searched far: a camera moved since (between two evenings at the table) is found at
+once and held to that view, or, when its picture no longer matches, reported.
+
 >>> import numpy as np, cv2
 >>> cloth = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (360, 640, 3), np.uint8),
 ...                          (0, 0), 3)
@@ -116,13 +120,16 @@ class Stabilizer:
             the table.
         refresh_share: share of agreeing corners below which a picture at rest becomes the new
             anchor (cards landed or were gathered over many of its corners).
+        reference: the picture the table was calibrated on (the camera's view then, at
+            ``image_size``), when kept: the camera is followed from it, not from its first
+            frame.
     """
 
     def __init__(self, image_size: tuple[int, int], *, scale: float = 0.25,
                  tolerance: float = 1.5, min_corners: int = 12, min_cells: int = 8,
                  min_share: float = 0.3,
-                 settle: float = 0.5, give_up: float = 2.0, refresh_share: float = 0.6
-                 ) -> None:
+                 settle: float = 0.5, give_up: float = 2.0, refresh_share: float = 0.6,
+                 reference: NDArray[np.uint8] | None = None) -> None:
         self.image_size = image_size
         self.scale = scale
         self.tolerance = tolerance
@@ -151,6 +158,8 @@ class Stabilizer:
         self._anchor_cells = 0          # parts of the picture the anchor has corners in
         self._still_since = 0.0         # since when the pose in force has held
         self._lost_since: float | None = None
+        self._reference = reference     # until the first frame
+        self._on_reference = False      # whether the anchor is the calibrated view
 
     @property
     def pose(self) -> NDArray[np.float64]:
@@ -172,9 +181,10 @@ class Stabilizer:
         width, height = self._small_size
         if shrunk is not None and shrunk.shape[:2] == (height, width):
             small = _grey(shrunk)
-        else:   # grey first: a third of the pixels to shrink
-            small = np.asarray(cv2.resize(_grey(image), self._small_size,
-                                          interpolation=cv2.INTER_AREA), np.uint8)
+        else:
+            small = self._grey_copy(image)
+        if self._anchor is None and self._reference is not None:
+            self._start_from_reference(small, t)
         if self._anchor is None:
             self._take_anchor(small, t)
         else:   # optical flow takes a brighter picture for a moved one: match the anchor's level
@@ -186,6 +196,24 @@ class Stabilizer:
         return np.asarray(cv2.warpAffine(
             image, self._pose[:2], self.image_size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+    def _grey_copy(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        # Grey first: a third of the pixels to shrink.
+        return np.asarray(cv2.resize(_grey(image), self._small_size,
+                                     interpolation=cv2.INTER_AREA), np.uint8)
+
+    def _start_from_reference(self, small: NDArray[np.uint8], t: float) -> None:
+        """Follow the camera from the calibrated view, which it may have left long since:
+        each corner is first searched where the whole picture's shift puts it (phase
+        correlation), then found as ever."""
+        assert self._reference is not None
+        reference = self._grey_copy(self._reference)
+        self._reference = None
+        self._take_anchor(reference, t)
+        self._on_reference = True
+        (dx, dy), _ = cv2.phaseCorrelate(reference.astype(np.float32), small.astype(np.float32),
+                                         cv2.createHanningWindow(self._small_size, cv2.CV_32F))
+        self._found = (self._points + np.array([dx, dy], np.float32)).astype(np.float32)
 
     def _follow(self, small: NDArray[np.uint8], t: float) -> None:
         assert self._anchor is not None
@@ -225,7 +253,8 @@ class Stabilizer:
             self._take_anchor(small, t, pose=self._estimate)
             return
         self._pose = self._anchor_pose.copy()   # back from a swing (a hand fooled the fit)
-        if share < self.refresh_share:
+        # The calibrated view is let go once the camera is found at rest on it.
+        if share < self.refresh_share or self._on_reference:
             self._take_anchor(small, t, pose=self._anchor_pose)
 
     def _fit(self, small: NDArray[np.uint8]) -> tuple[NDArray[np.float64], float] | None:
@@ -289,6 +318,7 @@ class Stabilizer:
         self._estimate = self._anchor_pose.copy()
         self._still_since = t
         self._lost_since = None
+        self._on_reference = False
 
     def _spread_corners(self, small: NDArray[np.uint8]) -> NDArray[np.float32]:
         """Corners to follow, the strongest of each part of the picture: the corners of a

@@ -7,10 +7,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException
 from starlette.requests import HTTPConnection
 
-from assistant.deps import SettingsDep, require_operator
+from assistant.deps import FramesDep, SettingsDep, require_operator
 from assistant.schemas import TableIn
 from assistant.settings import Settings
-from tracker.table import Seat, TableLayout
+from tracker.table import Seat, TableLayout, save_view
 
 router = APIRouter(prefix="/api", tags=["table"])
 
@@ -40,13 +40,18 @@ def get_table(connection: HTTPConnection) -> dict[str, Any]:
 
 
 @router.put("/table", dependencies=[Depends(require_operator)])
-def put_table(body: TableIn, connection: HTTPConnection, settings: SettingsDep) -> dict[str, Any]:
-    """Replace the six seat zones (image pixels) and save the table file."""
+def put_table(body: TableIn, connection: HTTPConnection, settings: SettingsDep,
+              frames: FramesDep) -> dict[str, Any]:
+    """Replace the six seat zones (image pixels) and save the table file, with the live view
+    they were drawn on beside it (``table.view.jpg``): a camera moved before the next start
+    is then found and held to that view."""
     layout = current_layout(connection)
     seats = tuple(Seat(s.index, tuple((x, y) for x, y in zone), s.name)
                   for s, zone in zip(layout.seats, body.zones, strict=True))
     updated = TableLayout(layout.image_size, layout.play_area, seats, layout.homography)
     if settings.table is not None:
         updated.save(settings.table)
+        if frames.view is not None:
+            save_view(settings.table, frames.view)
     connection.app.state.table = updated
     return updated.to_json()

@@ -30,7 +30,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "(JSON lines); prints frames/s and the plays committed and held for review.")
     process.add_argument("video", help="video file (or folder of images, camera index, "
                                         "rtsp:// or http:// stream)")
-    process.add_argument("--table", type=Path, required=True, help="table file (table.json)")
+    process.add_argument("--table", type=Path, required=True,
+                         help="table file (table.json); the picture its zones were drawn on, "
+                              "table.view.jpg beside it, when kept, finds a camera moved since")
     add_capture_options(process)
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
     process.add_argument("--model", type=Path, default=None,
@@ -54,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     process.set_defaults(func=process_command)
 
     render = subparsers.add_parser(
-        "render-game", help="film a scripted legal game: game.mp4, table.json, truth.jsonl",
+        "render-game", help="film a scripted legal game: game.mp4, table.json (and its view, "
+                            "table.view.jpg), truth.jsonl",
         description="Render a random legal game (rules self-play) as a 1280x720 overhead video "
                     "with its table file and its true event log.")
     render.add_argument("--seed", type=int, required=True, help="picks the game and its look")
@@ -75,10 +78,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def process_command(args: argparse.Namespace) -> int:
     import rules
     from assistant.pipeline import Pipeline, card_detector
-    from tracker.table import TableLayout
+    from tracker.table import TableLayout, load_view
     from vision.capture import frames
 
     table = TableLayout.load(args.table)
+    view = load_view(args.table, table.image_size)
     truth = _read_truth(args.truth) if args.truth is not None else None
     # A missing file fails here, before the model loads.
     source = frames(args.video, **capture_options(args))
@@ -96,7 +100,7 @@ def process_command(args: argparse.Namespace) -> int:
 
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
-                            steady=args.steady, **round_gap(args))
+                            steady=args.steady, view=view, **round_gap(args))
         with _stop_on_interrupt() as stop:
             stats = pipeline.run(on_event, stop=stop)
         if stop.is_set():
@@ -168,12 +172,14 @@ def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]
 
 
 def render_command(args: argparse.Namespace) -> int:
+    from tracker.table import save_view
     from vision.render_game import render_game
 
     if not 1 <= args.fps <= 120:
         raise ValueError(f"--frames-per-second must be between 1 and 120, got {args.fps}")
     game = render_game(args.seed, args.out, fps=args.fps, ruleset=args.ruleset,
                        rounds=args.rounds, boxes=args.boxes, max_plays=args.max_plays)
+    view = save_view(game.table, game.view)
     print(f"{game.plays} plays, {game.frames} frames ({game.seconds:.1f} s) -> {game.video}")
-    print(f"table: {game.table}\ntruth: {game.truth}")
+    print(f"table: {game.table} (its view: {view})\ntruth: {game.truth}")
     return 0

@@ -117,7 +117,7 @@ def _start_table(source: str, path: Path, **options: Any) -> None:
     """A first table file for a new camera: six even zones over the middle of its picture,
     to be dragged into place in the dashboard (calibrate, K). ``options``: the size and rate
     asked of the source (:func:`vision.capture.frames`)."""
-    from tracker.table import TableLayout
+    from tracker.table import TableLayout, save_view
     from vision.capture import frames
 
     # A few tries (3.5 s): the layout needs the picture's size, and the server waits for it.
@@ -134,6 +134,7 @@ def _start_table(source: str, path: Path, **options: Any) -> None:
     x, y = 0.15 * width, 0.08 * height
     TableLayout.default([(x, y), (width - x, y), (width - x, height - y), (x, height - y)],
                         (width, height)).save(path)
+    save_view(path, frame.image)
     print(f"gouji serve: new table file {path} with even seat zones: calibrate them in the "
           "dashboard (K)")
 

@@ -13,8 +13,9 @@ import pytest
 from assistant.cli import main
 from tests.helpers import write_bumped_video
 from tracker.plays import FAINT_CONF, ROUND_GAP, PlaySegmenter
-from tracker.table import TableLayout
+from tracker.table import TableLayout, save_view, view_path
 from vision.detections import Detections
+from vision.synth.scene import make_table_texture
 
 
 class NothingDetector:
@@ -36,6 +37,8 @@ def test_render_game_then_process(tmp_path, monkeypatch, capsys):
                  "--frames-per-second", "5"]) == 0
     printed = capsys.readouterr().out
     assert "1 plays" in printed and (out / "game.mp4").is_file()
+    view = cv2.imread(str(view_path(out / "table.json")))   # the empty table, as calibrated
+    assert view is not None and view.shape == (720, 1280, 3)
     truth = [json.loads(line) for line in (out / "truth.jsonl").read_text().splitlines()]
     assert [e["type"] for e in truth] == ["round", "play"]
 
@@ -61,6 +64,23 @@ def test_process_tells_how_often_the_camera_was_bumped(tmp_path, monkeypatch, ca
     printed = capsys.readouterr().out
     told = "camera moved 1 times, its frames held to the table's view (at last 16.1 px"
     assert (told in printed) is steady
+
+
+@pytest.mark.parametrize("view_kept", [True, False])
+def test_process_finds_a_camera_moved_since_the_table_was_calibrated(tmp_path, monkeypatch,
+                                                                       capsys, view_kept):
+    monkeypatch.setattr("vision.detector.Detector", NothingDetector)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    cloth = make_table_texture(640, 480, np.random.default_rng(5), kind="cloth")   # woven
+    write_bumped_video(video, shift=(14, 8), bump_at=-3, cloth=cloth)   # moved before it starts
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    if view_kept:
+        save_view(table, cloth)   # as the camera saw it at calibration
+    assert main(["process", str(video), "--table", str(table),
+                 "--events", str(tmp_path / "events.jsonl")]) == 0
+    printed = capsys.readouterr().out
+    told = "camera moved 1 times, its frames held to the table's view (at last 16."  # √(14²+8²)
+    assert (told in printed) is view_kept
 
 
 @pytest.mark.parametrize(("argv", "round_gap"), [([], ROUND_GAP), (["--round-gap", "0"], None),

@@ -16,10 +16,11 @@ from assistant.app import create_app
 from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tests.helpers import write_bumped_video
-from tracker.table import TableLayout
+from tracker.table import TableLayout, load_view, save_view
 from vision.capture import CaptureStats
 from vision.detections import Detections
 from vision.stabilize import CameraPose, StabilizerStats
+from vision.synth.scene import make_table_texture
 
 
 class NoCards:
@@ -72,6 +73,46 @@ def test_video_frames_reach_the_page_with_the_seat_zones(table_with_video: LiveS
                 if b"\xff\xd9" in received:
                     break
         assert received.startswith(b"--frame\r\nContent-Type: image/jpeg")
+
+
+def test_saving_the_zones_keeps_the_view_they_were_drawn_on(table_with_video: LiveServer,
+                                                             tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    with table_with_video as server, httpx.Client(base_url=server.url) as http:
+        deadline = time.monotonic() + 10
+        while (frame := http.get("/api/frame.jpg")).status_code == 404:
+            assert time.monotonic() < deadline, "no frame arrived"
+            time.sleep(0.05)
+        zones = [seat["polygon"] for seat in http.get("/api/table").json()["seats"]]
+        assert load_view(table, (640, 480)) is None
+        assert http.put("/api/table", json={"zones": zones}).status_code == 200
+    view = load_view(table, (640, 480))   # in the table file's pixels
+    assert view is not None
+    shown = cv2.imdecode(np.frombuffer(frame.content, np.uint8), cv2.IMREAD_COLOR)
+
+    def not_cloth(image: np.ndarray) -> float:
+        return float((np.abs(image.astype(int) - (40, 110, 40)).sum(axis=2) > 120).mean())
+
+    # The table and its ball as the camera saw them, without the zones the page draws over.
+    assert 0.001 < not_cloth(view) < 0.01 < not_cloth(shown)
+
+
+def test_serve_holds_a_camera_moved_since_calibration_to_the_view_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    cloth = make_table_texture(640, 480, np.random.default_rng(5), kind="cloth")
+    write_bumped_video(video, bump_at=-3, shift=(14, 8), cloth=cloth)   # moved before the start
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    save_view(table, cloth)
+    server = LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                                 frame_rate=30)))
+    with server, httpx.Client(base_url=server.url) as http:
+        deadline = time.monotonic() + 20
+        while (camera := http.get("/api/camera").json())["status"] != "ended":
+            assert time.monotonic() < deadline, camera
+            time.sleep(0.05)
+    assert camera["moves"] == 1 and camera["shift"] == pytest.approx(16.1, abs=0.5)
 
 
 @pytest.mark.browser
@@ -175,6 +216,7 @@ def test_dragging_a_seat_zone_corner_saves_the_table_file(
             else:
                 assert new == pytest.approx(old, abs=0.5)
     assert after[0][1] != corner
+    assert load_view(tmp_path / "table.json", (640, 480)) is not None   # the view they fit
 
 
 def test_a_new_camera_gets_a_first_table_file_to_calibrate(tmp_path: Path) -> None:
@@ -184,6 +226,8 @@ def test_a_new_camera_gets_a_first_table_file_to_calibrate(tmp_path: Path) -> No
     _start_table(str(tmp_path / "camera.mp4"), tmp_path / "table.json")
     layout = TableLayout.load(tmp_path / "table.json")
     assert layout.image_size == (320, 240)
+    view = load_view(tmp_path / "table.json", (320, 240))   # the picture it was sized on
+    assert view is not None and np.abs(view[5, 5].astype(int) - (40, 110, 40)).max() < 8
     centres = [tuple(np.mean(seat.polygon, axis=0)) for seat in layout.seats]
     assert [layout.seat_at(centre) for centre in centres] == list(range(6))
 

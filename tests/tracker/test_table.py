@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from contextlib import nullcontext as does_not_raise
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.tracker.tracker_builders import PLAY_AREA
-from tracker.table import TableLayout, TableLayoutError
+from tracker.table import TableLayout, TableLayoutError, load_view, save_view, view_path
 
 
 @pytest.mark.parametrize(("point", "seat"), [
@@ -127,3 +128,27 @@ def test_four_clicked_corners_of_an_oblique_mat_give_a_regular_hexagon_on_the_ta
 def test_from_corners_needs_four_corners():
     with pytest.raises(TableLayoutError, match="4 corners, got 3"):
         TableLayout.from_corners([(0, 0), (10, 0), (10, 10)], (1280, 720))
+
+
+def test_the_view_the_zones_were_drawn_on_is_kept_beside_the_table_file(tmp_path):
+    table = tmp_path / "club" / "table.json"
+    table.parent.mkdir()
+    assert view_path(table) == tmp_path / "club" / "table.view.jpg"
+    assert load_view(table, (320, 240)) is None   # none kept: the camera's first frame serves
+    view = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (240, 320, 3), np.uint8),
+                            (0, 0), 3)
+    assert save_view(table, view) == view_path(table)
+    kept = load_view(table, (320, 240))
+    assert kept is not None and kept.shape == view.shape
+    assert np.abs(kept.astype(int) - view).mean() < 2   # a JPEG of it
+
+
+def test_a_view_of_another_size_or_no_picture_is_a_clear_error(tmp_path):
+    table = tmp_path / "table.json"
+    save_view(table, np.zeros((480, 640, 3), np.uint8))
+    with pytest.raises(TableLayoutError, match=r"table.view.jpg: 640x480, but the table is "
+                                               r"drawn on 1280x720 pictures"):
+        load_view(table, (1280, 720))
+    view_path(table).write_text("not a picture")
+    with pytest.raises(TableLayoutError, match="table.view.jpg: not a picture"):
+        load_view(table, (640, 480))

@@ -141,3 +141,41 @@ def test_flickering_light_and_sensor_noise_neither_move_the_camera_nor_hide_a_bu
         stabilizer.update(webcam(moved, i), i / 25)
     assert stabilizer.stats.moves == 1
     assert corner_error(stabilizer, pose(18, -12, 0.6)) < 1.0
+
+
+def woven_table():
+    image = make_table_texture(1280, 720, np.random.default_rng(3), kind="cloth")
+    cv2.rectangle(image, (500, 300), (610, 460), (235, 235, 235), -1)   # a card left lying
+    return image
+
+
+@pytest.mark.parametrize(("dx", "dy", "turn"), [(45, -30, 1.2), (-70, 25, -2.0), (0, 0, 0)])
+def test_a_camera_moved_since_the_table_was_calibrated_is_found_from_its_first_frame(dx, dy, turn):
+    calibrated = woven_table()
+    stabilizer = Stabilizer(SIZE, reference=calibrated)
+    moved = filmed(calibrated, pose(dx, dy, turn))
+    steady = moved
+    for i in range(20):
+        steady = stabilizer.update(moved, i / 25)
+        if i == 0:   # held to the calibrated view at once, not after a settling time
+            assert corner_error(stabilizer, pose(dx, dy, turn)) < 1.0
+    assert corner_error(stabilizer, pose(dx, dy, turn)) < 1.0
+    assert stabilizer.stats.moves == (1 if dx else 0)
+    inside = (slice(120, -120), slice(120, -120))   # the weave blurred: resampled twice
+
+    def blurred(image):
+        return cv2.GaussianBlur(image, (0, 0), 2)[inside].astype(int)
+
+    assert np.abs(blurred(steady) - blurred(calibrated)).mean() < 2
+    # Followed on from there as ever: a bump later adds to it.
+    bump(stabilizer, moved, (0, 0, 0), (-12, 8, 0), t=1.0)
+    assert corner_error(stabilizer, pose(-12, 8, 0) @ pose(dx, dy, turn)) < 1.0
+
+
+def test_a_picture_unlike_the_calibrated_view_is_reported_and_taken_as_it_stands():
+    stabilizer = Stabilizer(SIZE, reference=woven_table())
+    elsewhere = make_table_texture(1280, 720, np.random.default_rng(4), kind="cloth")
+    for i in range(60):
+        assert stabilizer.update(elsewhere, i / 25) is elsewhere
+    assert stabilizer.stats.unfollowed == 1
+    assert "calibrate the table again" in (stabilizer.stats.message or "")
