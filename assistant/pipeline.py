@@ -404,17 +404,21 @@ class Pipeline:
             self.stats.capture = source.stats
         return source
 
-    def _look_closer(self, image: NDArray[np.uint8], seat: int,
-                     read: dict[int, list[Detections]]) -> CloserViews:
-        """``seat``'s zone of ``image`` read again at each of :attr:`closer_scales`, as the
-        segmenter asks (see :class:`~tracker.plays.CloserLook`): boxes in image pixels.
+    def _look_closer(self, image: NDArray[np.uint8], seat: int, *,
+                     camera: NDArray[np.float64] | None, read: dict[int, list[Detections]]
+                     ) -> CloserViews:
+        """``seat``'s zone of ``image`` (filmed at the pose ``camera``, as
+        :meth:`SeatZones.warp <tracker.zones.SeatZones.warp>` takes it) read again at each of
+        :attr:`closer_scales`, as the segmenter asks (see :class:`~tracker.plays.CloserLook`):
+        boxes in the table's pixels.
         Each view is read once while the zone's detections stay in force, kept in ``read`` by
         seat: a play may be looked at closer for more than one reason, the segmenter asks
         ahead of its commit (while the picture stands), and each look costs a detector run."""
         def read_view(index: int) -> Detections:
             started = time.perf_counter()
             view = self.zones.detect_each(image, functools.partial(
-                self._read_enlarged, scale=self.closer_scales[index]), [seat])[seat]
+                self._read_enlarged, scale=self.closer_scales[index]), [seat],
+                camera=camera)[seat]
             self.stats.detector_seconds += time.perf_counter() - started
             return view
 
@@ -512,26 +516,32 @@ class Pipeline:
             if (image.shape[1], image.shape[0]) != size:
                 image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
                                    np.uint8)
-            # One shrunk copy serves the stabilizer and the change detector, until a warp.
+            # One shrunk copy serves the stabilizer and the change detector.
             shrunk = changes.shrink(image)
+            camera = None       # the camera's pose, when it moved from the table's view
+            steadied = image    # the whole frame in the table's view, where it is needed
             if self.stabilizer is not None:
-                steadied = self.stabilizer.update(image, frame.t, shrunk=shrunk)
-                if steadied is not image:
-                    image, shrunk = steadied, changes.shrink(steadied)
+                self.stabilizer.follow(image, frame.t, shrunk=shrunk)
+                if self.stabilizer.displaced:
+                    # The zones' crops are taken from the frame as it came: resampled once,
+                    # as sharp as a steady camera's.
+                    camera, shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
+                    if on_frame is not None or not self.per_zone:
+                        steadied = self.stabilizer.steady(image)
             moving, to_detect = changes.update(image, shrunk=shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             if seats:
                 detected = time.perf_counter()
                 if self.per_zone:
-                    for seat, found in self.zones.detect_each(image, self._read_zone,
-                                                              seats).items():
+                    for seat, found in self.zones.detect_each(image, self._read_zone, seats,
+                                                              camera=camera).items():
                         per_seat[seat] = found
                         views.pop(seat, None)
                     detections = merge_crops(per_seat)
                 else:   # corners are a card's own only in an upright view: not a turned play's
-                    detections = self._read_once(image, corner=0.0)
+                    detections = self._read_once(steadied, corner=0.0)
                 self.stats.detector_seconds += time.perf_counter() - detected
-            closer = (functools.partial(self._look_closer, image, read=views)
+            closer = (functools.partial(self._look_closer, image, camera=camera, read=views)
                       if self.per_zone and self.closer_scales else None)
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),
                                                closer=closer):
@@ -539,7 +549,7 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
             if on_frame is not None:
-                on_frame(frame if image is frame.image else replace(frame, image=image),
+                on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
                          detections[self.segmenter.counts(detections)])
             done = time.perf_counter()
             if self.stats.frames:

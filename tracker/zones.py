@@ -163,26 +163,33 @@ class SeatZones:
         quad = cv2.perspectiveTransform(corners, np.linalg.inv(matrix))[0]
         return np.asarray(quad, np.float32)
 
-    def warp(self, image: NDArray[np.uint8], seat: int) -> ZoneCrop:
-        """``seat``'s zone (plus margin) upright, its player at the bottom, native resolution."""
+    def warp(self, image: NDArray[np.uint8], seat: int, *,
+             camera: NDArray[np.float64] | None = None) -> ZoneCrop:
+        """``seat``'s zone (plus margin) upright, its player at the bottom, native resolution.
+        ``camera``: the pose (3×3, table's view → ``image``) of a camera that moved since the
+        table was drawn (:mod:`vision.stabilize`): the crop is then taken from ``image``
+        as it came, resampled once."""
         matrix, size = self._warps[seat]
-        crop = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR,
+        sampling = matrix if camera is None else matrix @ np.linalg.inv(camera)
+        crop = cv2.warpPerspective(image, sampling, size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         return ZoneCrop(seat=seat, image=np.asarray(crop, np.uint8), matrix=matrix)
 
     def detect_each(self, image: NDArray[np.uint8],
                     detector: Callable[[NDArray[np.uint8]], Detections],
-                    seats: Iterable[int] = range(SEAT_COUNT)) -> dict[int, Detections]:
+                    seats: Iterable[int] = range(SEAT_COUNT), *,
+                    camera: NDArray[np.float64] | None = None) -> dict[int, Detections]:
         """Each of ``seats``' boxes: ``detector`` run on its upright crop, mapped back to the
         image, each box kept only by the crop of the seat that owns its centre (a crop
         reaches past its zone, so a border card is seen by two crops). Each seat's boxes
         carry ``data["seat"]`` and the detector's own ``data`` entries; :func:`merge_crops`
         makes them one set (of two boxes that two crops kept of one card on their border, only
         the surer), which a caller keeping them per seat, reading some zones again later, does
-        when it needs it."""
+        when it needs it. ``camera``: as :meth:`warp` takes it; boxes are in the table's
+        view."""
         parts = {}
         for seat in seats:
-            crop = self.warp(image, seat)
+            crop = self.warp(image, seat, camera=camera)
             found = detector(crop.image)
             mapped = replace(found, xyxy=crop.to_image(found.xyxy))
             keep = self.trigger(mapped) == seat

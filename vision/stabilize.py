@@ -144,10 +144,8 @@ class Stabilizer:
         self._small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
         self._corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]],
                                  np.float64).T
-        # Frame pixel x ↔ grey copy pixel (x + 0.5) · scale − 0.5 (pixel centres line up).
-        shrink = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
-                           [0, 0, 1]])
-        self._shrink, self._grow = shrink, np.linalg.inv(shrink)
+        self._shrink = _resizing(scale)
+        self._grow = np.linalg.inv(self._shrink)
         self._pose = np.eye(3)          # calibrated view → this camera's frame, in force
         self._estimate = np.eye(3)      # the same as last measured
         self._anchor: NDArray[np.uint8] | None = None   # the picture corners are followed from
@@ -172,12 +170,24 @@ class Stabilizer:
         pose in force): a picture once past following is no more to be reported."""
         self.stats.message = None
 
+    @property
+    def displaced(self) -> bool:
+        """Whether the pose in force is not the calibrated view's: frames are warped back."""
+        return not np.array_equal(self._pose, np.eye(3))
+
     def update(self, image: NDArray[np.uint8], t: float, *,
                shrunk: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
         """Follow the camera to ``image`` (taken at ``t`` seconds) and return it warped back
-        to the calibrated view (``image`` itself while the camera has never moved).
-        ``shrunk``: ``image`` already shrunk to ``scale`` (area-averaged, in colour), when the
-        caller has it: the grey copy is then made from it."""
+        to the calibrated view (``image`` itself while the camera has never moved): as
+        :meth:`follow`, then :meth:`steady`."""
+        self.follow(image, t, shrunk=shrunk)
+        return self.steady(image)
+
+    def follow(self, image: NDArray[np.uint8], t: float, *,
+               shrunk: NDArray[np.uint8] | None = None) -> None:
+        """Follow the camera to ``image``, taken at ``t`` seconds: :attr:`pose` is then the
+        camera's. ``shrunk``: ``image`` already shrunk to ``scale`` (area-averaged, in
+        colour), when the caller has it: the grey copy is then made from it."""
         width, height = self._small_size
         if shrunk is not None and shrunk.shape[:2] == (height, width):
             small = _grey(shrunk)
@@ -189,12 +199,21 @@ class Stabilizer:
             self._take_anchor(small, t)
         else:   # optical flow takes a brighter picture for a moved one: match the anchor's level
             level = float(np.median(small[::4, ::4]))
-            self._follow(np.asarray(cv2.convertScaleAbs(
+            self._follow_from_anchor(np.asarray(cv2.convertScaleAbs(
                 small, alpha=self._anchor_level / max(level, 1.0)), np.uint8), t)
-        if np.array_equal(self._pose, np.eye(3)):
+
+    def steady(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """A frame of the camera as it now stands, or a copy of it shrunk or grown, warped
+        back to the calibrated view (``image`` itself when the camera has not moved)."""
+        if not self.displaced:
             return image
+        height, width = image.shape[:2]
+        pose = self._pose
+        if (width, height) != self.image_size:
+            resize = _resizing(width / self.image_size[0])
+            pose = resize @ pose @ np.linalg.inv(resize)
         return np.asarray(cv2.warpAffine(
-            image, self._pose[:2], self.image_size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            image, pose[:2], (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
     def _grey_copy(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -215,7 +234,7 @@ class Stabilizer:
                                          cv2.createHanningWindow(self._small_size, cv2.CV_32F))
         self._found = (self._points + np.array([dx, dy], np.float32)).astype(np.float32)
 
-    def _follow(self, small: NDArray[np.uint8], t: float) -> None:
+    def _follow_from_anchor(self, small: NDArray[np.uint8], t: float) -> None:
         assert self._anchor is not None
         if not len(self._points):
             # A bare cloth has nothing to follow: look again from time to time (cards come).
@@ -354,6 +373,12 @@ class Stabilizer:
     def _distance(self, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
         """Farthest apart, in pixels, that ``a`` and ``b`` put a corner of the picture."""
         return float(np.abs((a - b) @ self._corners)[:2].max())
+
+
+def _resizing(scale: float) -> NDArray[np.float64]:
+    """The 3×3 map from a frame's pixels to those of its copy resized by ``scale``: pixel x
+    becomes (x + 0.5) · scale − 0.5, so that pixel centres line up."""
+    return np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1]])
 
 
 def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
