@@ -193,14 +193,20 @@ class Stabilizer:
             small = _grey(shrunk)
         else:
             small = self._grey_copy(image)
-        if self._anchor is None and self._reference is not None:
-            self._start_from_reference(small, t)
+        if self._reference is not None:     # followed from the calibrated view
+            self._take_anchor(self._grey_copy(self._reference), t)
+            self._reference, self._on_reference = None, True
+            self._lost_since = t                # not found in this camera's picture yet
         if self._anchor is None:
             self._take_anchor(small, t)
-        else:   # optical flow takes a brighter picture for a moved one: match the anchor's level
-            level = float(np.median(small[::4, ::4]))
-            self._follow_from_anchor(np.asarray(cv2.convertScaleAbs(
-                small, alpha=self._anchor_level / max(level, 1.0)), np.uint8), t)
+            return
+        # Optical flow takes a brighter picture for a moved one: match the anchor's level.
+        level = float(np.median(small[::4, ::4]))
+        small = np.asarray(cv2.convertScaleAbs(small, alpha=self._anchor_level / max(level, 1.0)),
+                           np.uint8)
+        if self._on_reference and self._lost_since is not None and len(self._points):
+            self._search_from_reference(small)
+        self._follow_from_anchor(small, t)
 
     def steady(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """A frame of the camera as it now stands, or a copy of it shrunk or grown, warped
@@ -221,18 +227,22 @@ class Stabilizer:
         return np.asarray(cv2.resize(_grey(image), self._small_size,
                                      interpolation=cv2.INTER_AREA), np.uint8)
 
-    def _start_from_reference(self, small: NDArray[np.uint8], t: float) -> None:
-        """Follow the camera from the calibrated view, which it may have left long since:
-        each corner is first searched where the whole picture's shift puts it (phase
-        correlation), then found as ever."""
-        assert self._reference is not None
-        reference = self._grey_copy(self._reference)
-        self._reference = None
-        self._take_anchor(reference, t)
-        self._on_reference = True
-        (dx, dy), _ = cv2.phaseCorrelate(reference.astype(np.float32), small.astype(np.float32),
+    def _search_from_reference(self, small: NDArray[np.uint8]) -> None:
+        """Where to look for the calibrated view's corners in the first frame, the camera
+        having perhaps moved far since: where they were, or where the whole picture's shift
+        (phase correlation) puts them, whichever more corners agree on. A cloth whose pattern
+        repeats matches at either; the nearer is the likelier."""
+        assert self._anchor is not None
+        (dx, dy), _ = cv2.phaseCorrelate(self._anchor.astype(np.float32),
+                                         small.astype(np.float32),
                                          cv2.createHanningWindow(self._small_size, cv2.CV_32F))
-        self._found = (self._points + np.array([dx, dy], np.float32)).astype(np.float32)
+        best, best_share = self._points, 0.0
+        for guess in (self._points, self._points + np.array([dx, dy], np.float32)):
+            self._found = guess.astype(np.float32)
+            fit = self._fit(small)
+            if fit is not None and fit[1] > best_share + 0.05:
+                best, best_share = guess, fit[1]
+        self._found = best.astype(np.float32)
 
     def _follow_from_anchor(self, small: NDArray[np.uint8], t: float) -> None:
         assert self._anchor is not None
