@@ -42,6 +42,15 @@ def write_video(path: Path, frames: int = 18, size: tuple[int, int] = (320, 240)
     writer.release()
 
 
+def camera_once_ended(http: httpx.Client, *, within: float = 10) -> dict[str, Any]:
+    """``GET /api/camera`` once the source has played out."""
+    deadline = time.monotonic() + within
+    while (camera := http.get("/api/camera").json())["status"] != "ended":
+        assert time.monotonic() < deadline, camera
+        time.sleep(0.05)
+    return camera
+
+
 @pytest.fixture
 def table_with_video(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LiveServer:
     """A server reading a short 320×240 video of an empty table whose table file was drawn on
@@ -108,10 +117,7 @@ def test_serve_holds_a_camera_moved_since_calibration_to_the_view_kept(
     server = LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
                                                  frame_rate=30)))
     with server, httpx.Client(base_url=server.url) as http:
-        deadline = time.monotonic() + 20
-        while (camera := http.get("/api/camera").json())["status"] != "ended":
-            assert time.monotonic() < deadline, camera
-            time.sleep(0.05)
+        camera = camera_once_ended(http, within=20)
     assert camera["moves"] == 1 and camera["shift"] == pytest.approx(16.1, abs=0.5)
 
 
@@ -257,10 +263,7 @@ def test_the_pipeline_reads_the_source_at_the_rate_asked(
     server = LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
                                                  source_fps=6)))
     with server, httpx.Client(base_url=server.url) as http:
-        deadline = time.monotonic() + 10
-        while (camera := http.get("/api/camera").json())["status"] != "ended":
-            assert time.monotonic() < deadline, camera
-            time.sleep(0.05)
+        camera = camera_once_ended(http)
     assert camera["frames"] == 9
 
 
@@ -276,9 +279,7 @@ def test_a_folder_of_images_plays_at_the_rate_asked_as_a_camera_would(
                                                  source_fps=4)))
     with server, httpx.Client(base_url=server.url) as http:
         started = time.monotonic()
-        while (camera := http.get("/api/camera").json())["status"] != "ended":
-            assert time.monotonic() < started + 10, camera
-            time.sleep(0.05)
+        camera = camera_once_ended(http)
         played_for = time.monotonic() - started
     assert camera["frames"] == 9
     # The ninth image is due 2 s after the first (read at once, it would end in a few ms; the
