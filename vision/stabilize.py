@@ -64,6 +64,9 @@ cloth's weave gives 1e-3 in the grey copy, a card's pips 0.1, a plain grey cloth
 4e-5 at 8 grey levels (2e-4 at a grainy 20)."""
 _FLOW_WINDOW = (15, 15)
 _FLOW_LEVELS = 1
+_SEARCH_TURNS = (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0, 10.0, -10.0)
+"""Degrees the calibrated view is turned by to look for it in a first frame: the flow finds the
+corners at the picture's edges within about 1° of the turn they were looked for at."""
 _FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
 
 
@@ -157,7 +160,7 @@ class Stabilizer:
         self._still_since = 0.0         # since when the pose in force has held
         self._lost_since: float | None = None
         self._reference = reference     # until the first frame
-        self._on_reference = False      # whether the anchor is the calibrated view
+        self._searching = False         # for the calibrated view (the anchor) in this camera's
 
     @property
     def pose(self) -> NDArray[np.float64]:
@@ -195,8 +198,7 @@ class Stabilizer:
             small = self._grey_copy(image)
         if self._reference is not None:     # followed from the calibrated view
             self._take_anchor(self._grey_copy(self._reference), t)
-            self._reference, self._on_reference = None, True
-            self._lost_since = t                # not found in this camera's picture yet
+            self._reference, self._searching = None, bool(len(self._points))
         if self._anchor is None:
             self._take_anchor(small, t)
             return
@@ -204,8 +206,8 @@ class Stabilizer:
         level = float(np.median(small[::4, ::4]))
         small = np.asarray(cv2.convertScaleAbs(small, alpha=self._anchor_level / max(level, 1.0)),
                            np.uint8)
-        if self._on_reference and self._lost_since is not None and len(self._points):
-            self._search_from_reference(small)
+        if self._searching and self._found_from_reference(small, t):
+            return
         self._follow_from_anchor(small, t)
 
     def steady(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -227,22 +229,47 @@ class Stabilizer:
         return np.asarray(cv2.resize(_grey(image), self._small_size,
                                      interpolation=cv2.INTER_AREA), np.uint8)
 
-    def _search_from_reference(self, small: NDArray[np.uint8]) -> None:
-        """Where to look for the calibrated view's corners in the first frame, the camera
-        having perhaps moved far since: where they were, or where the whole picture's shift
-        (phase correlation) puts them, whichever more corners agree on. A cloth whose pattern
-        repeats matches at either; the nearer is the likelier."""
-        assert self._anchor is not None
-        (dx, dy), _ = cv2.phaseCorrelate(self._anchor.astype(np.float32),
-                                         small.astype(np.float32),
-                                         cv2.createHanningWindow(self._small_size, cv2.CV_32F))
-        best, best_share = self._points, 0.0
-        for guess in (self._points, self._points + np.array([dx, dy], np.float32)):
-            self._found = guess.astype(np.float32)
+    def _found_from_reference(self, small: NDArray[np.uint8], t: float) -> bool:
+        """Look for the calibrated view (the anchor) in ``small``, the camera having perhaps
+        moved far since; when found, follow the camera from ``small`` on, at the pose found.
+
+        The view is looked for as it was, and turned by each of :data:`_SEARCH_TURNS` and
+        shifted as the whole picture's shift (phase correlation) says: the flow then matches
+        corners whose patches face the same way. The one most corners agree on is taken; of a
+        cloth whose pattern repeats, several match, and the view as it was, the nearest, is
+        the likeliest."""
+        reference, points = self._anchor, self._points
+        assert reference is not None
+        width, height = self._small_size
+        window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)
+        guesses = [np.eye(2, 3)]
+        for turn in _SEARCH_TURNS:
+            guess = np.asarray(cv2.getRotationMatrix2D(((width - 1) / 2, (height - 1) / 2),
+                                                       turn, 1.0), np.float64)
+            turned = cv2.warpAffine(reference, guess, self._small_size,
+                                    borderMode=cv2.BORDER_REPLICATE)
+            (dx, dy), _ = cv2.phaseCorrelate(turned.astype(np.float32),
+                                             small.astype(np.float32), window)
+            guess[:, 2] += (dx, dy)
+            guesses.append(guess)
+        found: tuple[NDArray[np.float64], float] | None = None
+        for guess in guesses:
+            # The view as a camera at this guess would film it, and its corners there.
+            self._anchor = np.asarray(cv2.warpAffine(reference, guess, self._small_size,
+                                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
+            self._points = self._found = np.asarray(cv2.transform(points, guess), np.float32)
             fit = self._fit(small)
-            if fit is not None and fit[1] > best_share + 0.05:
-                best, best_share = guess, fit[1]
-        self._found = best.astype(np.float32)
+            if fit is not None and (found is None or fit[1] > found[1] + 0.05):
+                guessed = self._grow @ np.vstack([guess, [0, 0, 1]]) @ self._shrink
+                found = fit[0] @ guessed, fit[1]
+        self._anchor, self._points, self._found = reference, points, points.copy()
+        if found is None:
+            return False
+        self._pose = self._estimate = found[0]
+        if self._distance(self._pose, np.eye(3)) > self.tolerance:
+            self._came_to_rest()
+        self._take_anchor(small, t, pose=self._pose)
+        return True
 
     def _follow_from_anchor(self, small: NDArray[np.uint8], t: float) -> None:
         assert self._anchor is not None
@@ -283,7 +310,7 @@ class Stabilizer:
             return
         self._pose = self._anchor_pose.copy()   # back from a swing (a hand fooled the fit)
         # The calibrated view is let go once the camera is found at rest on it.
-        if share < self.refresh_share or self._on_reference:
+        if share < self.refresh_share:
             self._take_anchor(small, t, pose=self._anchor_pose)
 
     def _fit(self, small: NDArray[np.uint8]) -> tuple[NDArray[np.float64], float] | None:
@@ -347,7 +374,7 @@ class Stabilizer:
         self._estimate = self._anchor_pose.copy()
         self._still_since = t
         self._lost_since = None
-        self._on_reference = False
+        self._searching = False
 
     def _spread_corners(self, small: NDArray[np.uint8]) -> NDArray[np.float32]:
         """Corners to follow, the strongest of each part of the picture: the corners of a

@@ -149,7 +149,8 @@ def woven_table():
     return image
 
 
-@pytest.mark.parametrize(("dx", "dy", "turn"), [(45, -30, 1.2), (-70, 25, -2.0), (0, 0, 0)])
+@pytest.mark.parametrize(("dx", "dy", "turn"), [(45, -30, 1.2), (-70, 25, -2.0), (-90, 110, 7.0),
+                                                (0, 0, 0)])
 def test_a_camera_moved_since_the_table_was_calibrated_is_found_from_its_first_frame(dx, dy, turn):
     calibrated = woven_table()
     stabilizer = Stabilizer(SIZE, reference=calibrated)
@@ -170,6 +171,14 @@ def test_a_camera_moved_since_the_table_was_calibrated_is_found_from_its_first_f
     # Followed on from there as ever: a bump later adds to it.
     bump(stabilizer, moved, (0, 0, 0), (-12, 8, 0), t=1.0)
     assert corner_error(stabilizer, pose(-12, 8, 0) @ pose(dx, dy, turn)) < 1.0
+
+
+def test_over_a_pattern_that_repeats_the_calibrated_view_is_found_at_the_nearest_match():
+    calibrated = table()   # checks repeating every 40 px: moved 12 px looks like moved 28 back
+    stabilizer = Stabilizer(SIZE, reference=calibrated)
+    for i in range(15):
+        stabilizer.update(filmed(calibrated, pose(12, -8, 0.4)), i / 25)
+    assert corner_error(stabilizer, pose(12, -8, 0.4)) < 1.0
 
 
 def test_a_picture_unlike_the_calibrated_view_is_reported_and_taken_as_it_stands():
