@@ -67,6 +67,9 @@ _FLOW_LEVELS = 1
 _SEARCH_TURNS = (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0, 10.0, -10.0)
 """Degrees the calibrated view is turned by to look for it in a first frame: the flow finds the
 corners at the picture's edges within about 1° of the turn they were looked for at."""
+_SEARCH_EVERY = 0.25
+"""Seconds between two looks for the calibrated view (80 ms each) in a picture it was not found
+in: a hand over the table at the start goes away."""
 _FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
 
 
@@ -160,7 +163,8 @@ class Stabilizer:
         self._still_since = 0.0         # since when the pose in force has held
         self._lost_since: float | None = None
         self._reference = reference     # until the first frame
-        self._searching = False         # for the calibrated view (the anchor) in this camera's
+        self._searching = False         # looking for the calibrated view (the anchor) in frames
+        self._next_search = 0.0         # when to look for it next
 
     @property
     def pose(self) -> NDArray[np.float64]:
@@ -199,6 +203,7 @@ class Stabilizer:
         if self._reference is not None:     # followed from the calibrated view
             self._take_anchor(self._grey_copy(self._reference), t)
             self._reference, self._searching = None, bool(len(self._points))
+            self._next_search = t
         if self._anchor is None:
             self._take_anchor(small, t)
             return
@@ -206,8 +211,10 @@ class Stabilizer:
         level = float(np.median(small[::4, ::4]))
         small = np.asarray(cv2.convertScaleAbs(small, alpha=self._anchor_level / max(level, 1.0)),
                            np.uint8)
-        if self._searching and self._found_from_reference(small, t):
-            return
+        if self._searching and t >= self._next_search:
+            self._next_search = t + _SEARCH_EVERY
+            if self._found_from_reference(small, t):
+                return
         self._follow_from_anchor(small, t)
 
     def steady(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
