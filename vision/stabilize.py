@@ -17,9 +17,12 @@ corner of the picture by more than ``tolerance`` pixels: a camera at rest gives 
 on every frame, and the change detector sees no change where there is none. A plain cloth
 gives too few corners to tell the camera from a hand: it is not followed.
 
-Given the picture the table was calibrated on (``reference``), the first frames are followed
-from it, searched far: a camera moved since (between two evenings at the table) is found at
-once and held to that view, or, when its picture no longer matches, reported.
+Given the picture the table was calibrated on (``reference``), the camera is followed from it:
+a camera moved since (between two evenings at the table, by up to about 10° and any shift the
+picture still overlaps at) is found in the first frame and held to that view, or, when its
+picture matches it nowhere, reported. The pipeline takes its crops from the camera's frame at
+the pose found (:attr:`Stabilizer.pose`), and warps back only what needs the whole picture
+(:meth:`Stabilizer.steady`).
 
 >>> import numpy as np, cv2
 >>> cloth = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (360, 640, 3), np.uint8),
@@ -108,7 +111,8 @@ class StabilizerStats:
 
 
 class Stabilizer:
-    """Warps frames from a camera that moves back to the view of its first frame.
+    """Follows a camera that moves, and warps its frames back to the view of its first frame
+    (or of ``reference``).
 
     Args:
         image_size: ``(width, height)`` of the frames.
