@@ -322,11 +322,13 @@ class Pipeline:
             card a view reads as another rank may correct that play (``()``: never).
         closer_iou: the NMS threshold of the closer views, for a detector that has one to set
             (``with_iou``, as :class:`vision.detector.Detector`): see :data:`CLOSER_IOU`.
-        steady: follow the camera when it is bumped, and warp every frame back to the view
-            its first frame gave, or ``view`` (:class:`vision.stabilize.Stabilizer`): the zones, the cards
-            remembered and the change detector's reference pictures then still fit. The zones
-            of a table set meanwhile (:meth:`set_table`) are taken as drawn on that view, as
-            the dashboard shows it.
+        steady: follow the camera when it is bumped, and read every frame in the view its
+            first frame gave, or ``view`` (:class:`vision.stabilize.Stabilizer`): the zones'
+            crops are taken at the camera's pose, and the change detector's copy and the
+            frame handed to ``on_frame`` are warped back, so that the zones, the cards
+            remembered and the change detector's reference pictures still fit. The zones of a
+            table set meanwhile (:meth:`set_table`) are taken as drawn on that view, as the
+            dashboard shows it.
         view: the picture the table was calibrated on (:func:`tracker.table.load_view`), when
             kept: with ``steady``, the camera is followed from it, and a camera moved since
             is held to that view from the first frame.

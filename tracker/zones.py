@@ -54,7 +54,8 @@ class ZoneCrop:
     image: NDArray[np.uint8]
     """The crop's pixels (BGR)."""
     matrix: NDArray[np.float64]
-    """3×3 perspective matrix from image pixels to crop pixels."""
+    """3×3 perspective matrix from image pixels (the table's view, the camera's moves taken
+    out) to crop pixels."""
 
     def to_image(self, xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
         """Map crop boxes ``(n, 4)`` back to image boxes (the box around the mapped corners)."""
