@@ -276,8 +276,8 @@ class Stabilizer:
         self._anchor, self._points, self._found = reference, points, points.copy()
         if found is None:
             return False
-        self._pose = self._estimate = found[0]
-        if self._distance(self._pose, np.eye(3)) > self.tolerance:
+        if self._distance(found[0], np.eye(3)) > self.tolerance:
+            self._pose = found[0]
             self._came_to_rest()
         self._take_anchor(small, t, pose=self._pose)
         return True

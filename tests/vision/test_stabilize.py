@@ -162,6 +162,7 @@ def test_a_camera_moved_since_the_table_was_calibrated_is_found_from_its_first_f
             assert corner_error(stabilizer, pose(dx, dy, turn)) < 1.0
     assert corner_error(stabilizer, pose(dx, dy, turn)) < 1.0
     assert stabilizer.stats.moves == (1 if dx else 0)
+    assert (steady is moved) is (not dx)   # a camera where it was: frames passed untouched
     inside = (slice(120, -120), slice(120, -120))   # the weave blurred: resampled twice
 
     def blurred(image):
