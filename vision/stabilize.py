@@ -67,6 +67,12 @@ cloth's weave gives 1e-3 in the grey copy, a card's pips 0.1, a plain grey cloth
 4e-5 at 8 grey levels (2e-4 at a grainy 20)."""
 _FLOW_WINDOW = (15, 15)
 _FLOW_LEVELS = 1
+_STILL = 0.25
+"""Pixels of the grey copy within which a corner has stayed where it was."""
+_MOST_STILL = 0.25
+"""Share of the corners agreeing on a move that may have stayed where they were: those about
+the point a camera turned about (a turn of 0.5° leaves those within 120 px of it, in the
+frame)."""
 _SEARCH_TURNS = (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0, 10.0, -10.0)
 """Degrees the calibrated view is turned by to look for it in a first frame: the flow finds the
 corners at the picture's edges within about 1° of the turn they were looked for at."""
@@ -353,6 +359,13 @@ class Stabilizer:
             return None
         small_motion = _turn_and_shift(self._points[agreeing].reshape(-1, 2),
                                        found[agreeing].reshape(-1, 2))
+        # A hand that moved some cards against others that stayed agrees with them on a
+        # slight turn about those: but a camera that moved leaves few corners where they were.
+        still = agreeing & (np.hypot(*(found - self._points).reshape(-1, 2).T) < _STILL)
+        if (still.sum() >= max(3, _MOST_STILL * agreeing.sum())
+                and self._distance(self._grow @ small_motion @ self._shrink, np.eye(3))
+                > self.tolerance):
+            return None
         # Corners a hand covers, or that a card now hides, are searched from where the fit
         # puts them, so that they are found again when uncovered.
         self._found = np.where(agreeing[:, None, None], found,

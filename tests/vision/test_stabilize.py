@@ -189,3 +189,25 @@ def test_a_picture_unlike_the_calibrated_view_is_reported_and_taken_as_it_stands
         assert stabilizer.update(elsewhere, i / 25) is elsewhere
     assert stabilizer.stats.unfollowed == 1
     assert "calibrate the table again" in (stabilizer.stats.message or "")
+
+
+def test_a_hand_sliding_cards_past_others_that_stay_is_no_camera_move():
+    rng = np.random.default_rng(6)
+    felt = np.clip(rng.normal(90, 3, (720, 1280, 3)), 0, 255).astype(np.uint8)   # plain
+
+    def cards(at):
+        image = felt.copy()
+        for i, (left, top) in enumerate(at):
+            cv2.rectangle(image, (left, top), (left + 110, top + 160), (235, 235, 235), -1)
+            cv2.putText(image, "KQJA"[i % 4], (left + 20, top + 100), cv2.FONT_HERSHEY_SIMPLEX,
+                        2.5, (20, 20, 20), 6)
+        return image
+
+    lying = [(330, 400), (800, 470), (770, 560), (1000, 520)]
+    held = [(560, 60), (660, 80)]   # two cards in a hand, far from those lying
+    stabilizer = Stabilizer(SIZE)
+    for i in range(40):   # slid 5 px left and 3 down, the others staying
+        slid = [(x - 5 * min(i // 20, 1), y + 3 * min(i // 20, 1)) for x, y in held]
+        image = cards(lying + slid)
+        assert stabilizer.update(image, i / 25) is image
+    assert stabilizer.stats.moves == 0
