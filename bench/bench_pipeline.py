@@ -231,9 +231,7 @@ def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: 
                   moved: float = 0.0) -> Iterator[Frame]:
     """``source``'s frames filmed by a camera that someone bumps now and then, by up to
     ``shift`` pixels (see the module's docstring), and that was moved by up to ``moved`` pixels
-    before the first frame. The moved-in edge mirrors the picture, as the table's cloth beyond
-    it would show (repeating its last row instead draws streaks no camera sees, whose edges
-    the optical flow slides along)."""
+    before the first frame. The moved-in edge repeats the picture's border."""
     rng = np.random.default_rng(seed + 1)
 
     def new_pose(frame: Frame, most: float) -> NDArray[np.float64]:
@@ -262,8 +260,7 @@ def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: 
                                 np.float64)
             matrix[:, 2] += pose[:2]
             frame = dataclasses.replace(frame, image=np.asarray(cv2.warpAffine(
-                frame.image, matrix, (width, height), borderMode=cv2.BORDER_REFLECT_101),
-                np.uint8))
+                frame.image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE), np.uint8))
         yield frame
 
 
