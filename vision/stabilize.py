@@ -173,6 +173,7 @@ class Stabilizer:
         self._still_since = 0.0         # since when the pose in force has held
         self._lost_since: float | None = None
         self._reference = reference     # until the first frame
+        self._window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)   # for _shift
         self._searching = False         # looking for the calibrated view (the anchor) in frames
         self._next_search = 0.0         # when to look for it next
 
@@ -258,16 +259,13 @@ class Stabilizer:
         reference, points = self._anchor, self._points
         assert reference is not None
         width, height = self._small_size
-        window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)
         guesses = [np.eye(2, 3)]
         for turn in _SEARCH_TURNS:
             guess = np.asarray(cv2.getRotationMatrix2D(((width - 1) / 2, (height - 1) / 2),
                                                        turn, 1.0), np.float64)
-            turned = cv2.warpAffine(reference, guess, self._small_size,
-                                    borderMode=cv2.BORDER_REPLICATE)
-            (dx, dy), _ = cv2.phaseCorrelate(turned.astype(np.float32),
-                                             small.astype(np.float32), window)
-            guess[:, 2] += (dx, dy)
+            guess[:, 2] += self._shift(np.asarray(cv2.warpAffine(
+                reference, guess, self._small_size, borderMode=cv2.BORDER_REPLICATE), np.uint8),
+                small)
             guesses.append(guess)
         found: tuple[NDArray[np.float64], float] | None = None
         for guess in guesses:
@@ -288,6 +286,13 @@ class Stabilizer:
         self._take_anchor(small, t, pose=self._pose)
         return True
 
+    def _shift(self, before: NDArray[np.uint8], after: NDArray[np.uint8]) -> NDArray[np.float32]:
+        """How far the whole picture moved from ``before`` to ``after`` (grey copies), by
+        phase correlation."""
+        (dx, dy), _ = cv2.phaseCorrelate(before.astype(np.float32), after.astype(np.float32),
+                                         self._window)
+        return np.array([dx, dy], np.float32)
+
     def _follow_from_anchor(self, small: NDArray[np.uint8], t: float) -> None:
         assert self._anchor is not None
         if not len(self._points):
@@ -296,6 +301,14 @@ class Stabilizer:
                 self._take_anchor(small, t, pose=self._pose)
             return
         fit = self._fit(small)
+        if fit is None:
+            # A jump too far for the flow from where the corners were found last (a hard
+            # knock): they are looked for where the whole picture's shift puts them.
+            found_last = self._found
+            self._found = self._points + self._shift(self._anchor, small)
+            fit = self._fit(small)
+            if fit is None:
+                self._found = found_last
         if fit is None:
             # A hand over much of the picture goes away again; a picture that stays past
             # following is taken as it stands, at the pose of the last picture at rest. Over
