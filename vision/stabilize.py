@@ -339,7 +339,6 @@ class Stabilizer:
             self._take_anchor(small, t, pose=self._estimate)
             return
         self._pose = self._anchor_pose.copy()   # back from a swing (a hand fooled the fit)
-        # The calibrated view is let go once the camera is found at rest on it.
         if share < self.refresh_share:
             self._take_anchor(small, t, pose=self._anchor_pose)
 
