@@ -44,7 +44,7 @@ import itertools
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -80,6 +80,18 @@ _SEARCH_EVERY = 0.25
 """Seconds between two looks for the calibrated view (80 ms each) in a picture it was not found
 in: a hand over the table at the start goes away."""
 _FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
+
+
+class _Fit(NamedTuple):
+    """The camera's motion from an anchor, as its corners found it."""
+
+    motion: NDArray[np.float64]
+    """3×3, frame pixels."""
+    share: float
+    """Share of the anchor's corners that agree on it."""
+    found: NDArray[np.float32]
+    """Where to search each corner next: where it was found, or, where it was not (a hand
+    over it, a card hiding it), where the motion puts it, to be found again when uncovered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,28 +268,26 @@ class Stabilizer:
         corners whose patches face the same way. The one most corners agree on is taken; of a
         cloth whose pattern repeats, several match, and the view as it was, the nearest, is
         the likeliest."""
-        reference, points = self._anchor, self._points
-        assert reference is not None
+        assert self._anchor is not None
         width, height = self._small_size
-        guesses = [np.eye(2, 3)]
-        for turn in _SEARCH_TURNS:
-            guess = np.asarray(cv2.getRotationMatrix2D(((width - 1) / 2, (height - 1) / 2),
-                                                       turn, 1.0), np.float64)
-            guess[:, 2] += self._shift(np.asarray(cv2.warpAffine(
-                reference, guess, self._small_size, borderMode=cv2.BORDER_REPLICATE), np.uint8),
-                small)
-            guesses.append(guess)
         found: tuple[NDArray[np.float64], float] | None = None
-        for guess in guesses:
-            # The view as a camera at this guess would film it, and its corners there.
-            self._anchor = np.asarray(cv2.warpAffine(reference, guess, self._small_size,
-                                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
-            self._points = self._found = np.asarray(cv2.transform(points, guess), np.float32)
-            fit = self._fit(small)
-            if fit is not None and (found is None or fit[1] > found[1] + 0.05):
-                guessed = self._grow @ np.vstack([guess, [0, 0, 1]]) @ self._shrink
-                found = fit[0] @ guessed, fit[1]
-        self._anchor, self._points, self._found = reference, points, points.copy()
+        for turn in _SEARCH_TURNS:
+            turning = np.asarray(cv2.getRotationMatrix2D(((width - 1) / 2, (height - 1) / 2),
+                                                         turn, 1.0), np.float64)
+            # The view turned as the camera may be, and its corners there: searched shifted
+            # as the whole picture is (and, unturned, also where they were).
+            turned = self._anchor if not turn else np.asarray(cv2.warpAffine(
+                self._anchor, turning, self._small_size, borderMode=cv2.BORDER_REPLICATE),
+                np.uint8)
+            points = np.asarray(cv2.transform(self._points, turning), np.float32)
+            shifts = [self._shift(turned, small)]
+            if not turn:
+                shifts.insert(0, np.zeros(2, np.float32))
+            for shift in shifts:
+                fit = self._fit(small, turned, points, points + shift)
+                if fit is not None and (found is None or fit.share > found[1] + 0.05):
+                    turned_by = self._grow @ np.vstack([turning, [0, 0, 1]]) @ self._shrink
+                    found = fit.motion @ turned_by, fit.share
         if found is None:
             return False
         if self._distance(found[0], np.eye(3)) > self.tolerance:
@@ -300,15 +310,12 @@ class Stabilizer:
             if t - self._still_since >= self.settle:
                 self._take_anchor(small, t, pose=self._pose)
             return
-        fit = self._fit(small)
+        fit = self._fit(small, self._anchor, self._points, self._found)
         if fit is None:
             # A jump too far for the flow from where the corners were found last (a hard
             # knock): they are looked for where the whole picture's shift puts them.
-            found_last = self._found
-            self._found = self._points + self._shift(self._anchor, small)
-            fit = self._fit(small)
-            if fit is None:
-                self._found = found_last
+            fit = self._fit(small, self._anchor, self._points,
+                            self._points + self._shift(self._anchor, small))
         if fit is None:
             # A hand over much of the picture goes away again; a picture that stays past
             # following is taken as it stands, at the pose of the last picture at rest. Over
@@ -325,7 +332,7 @@ class Stabilizer:
                 self._take_anchor(small, t, pose=self._pose)
             return
         self._lost_since = None
-        motion, share = fit
+        motion, share, self._found = fit
         self._estimate = motion @ self._anchor_pose
         if self._distance(self._estimate, self._pose) > self.tolerance:
             self._pose = self._estimate.copy()
@@ -342,14 +349,14 @@ class Stabilizer:
         if share < self.refresh_share:
             self._take_anchor(small, t, pose=self._anchor_pose)
 
-    def _fit(self, small: NDArray[np.uint8]) -> tuple[NDArray[np.float64], float] | None:
-        """The camera's motion since the anchor (3×3, frame pixels) and the share of the
-        anchor's corners that agree on it; ``None`` when too few do, or only corners of one
-        part of the picture (a hand, a trick being gathered)."""
-        assert self._anchor is not None
+    def _fit(self, small: NDArray[np.uint8], anchor: NDArray[np.uint8],
+             points: NDArray[np.float32], guess: NDArray[np.float32]) -> _Fit | None:
+        """The camera's motion from ``anchor`` to ``small`` by the anchor's corners
+        ``points``, each searched from its ``guess``; ``None`` when too few agree, or only
+        corners of one part of the picture (a hand, a trick being gathered)."""
         flow, status, _ = cv2.calcOpticalFlowPyrLK(
-            self._anchor, small, self._points, self._found.copy(), winSize=_FLOW_WINDOW,
-            maxLevel=_FLOW_LEVELS, criteria=_FLOW_CRITERIA, flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+            anchor, small, points, guess.copy(), winSize=_FLOW_WINDOW, maxLevel=_FLOW_LEVELS,
+            criteria=_FLOW_CRITERIA, flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
         found = np.asarray(flow, np.float32)
         tracked = status.ravel() == 1
         if tracked.sum() < self.min_corners:
@@ -357,32 +364,30 @@ class Stabilizer:
         # RANSAC sorts the corners that moved with the camera from those on hands and cards;
         # the camera's motion is then fitted to them as a turn and shift alone.
         motion, inliers = cv2.estimateAffinePartial2D(
-            self._points[tracked], found[tracked], method=cv2.RANSAC,
-            ransacReprojThreshold=1.0)
+            points[tracked], found[tracked], method=cv2.RANSAC, ransacReprojThreshold=1.0)
         if motion is None:
             return None
-        agreeing = np.zeros(len(self._points), bool)
+        agreeing = np.zeros(len(points), bool)
         agreeing[np.flatnonzero(tracked)[inliers.ravel() == 1]] = True
         # Only the camera moves every part of the picture at once. Corners of a few cards
         # alone would agree on a slight turn about them that moves the picture's corners far.
-        if (agreeing.sum() < max(self.min_corners, self.min_share * len(self._points))
-                or self._cells(self._points[agreeing]) < max(self.min_cells,
-                                                             self._anchor_cells / 2)):
+        if (agreeing.sum() < max(self.min_corners, self.min_share * len(points))
+                or self._cells(points[agreeing]) < max(self.min_cells, self._anchor_cells / 2)):
             return None
-        small_motion = _turn_and_shift(self._points[agreeing].reshape(-1, 2),
+        small_motion = _turn_and_shift(points[agreeing].reshape(-1, 2),
                                        found[agreeing].reshape(-1, 2))
+        moved = self._grow @ small_motion @ self._shrink
         # A hand that moved some cards against others that stayed agrees with them on a
         # slight turn about those: but a camera that moved leaves few corners where they were.
-        still = agreeing & (np.hypot(*(found - self._points).reshape(-1, 2).T) < _STILL)
+        still = agreeing & (np.hypot(*(found - points).reshape(-1, 2).T) < _STILL)
         if (still.sum() >= max(3, _MOST_STILL * agreeing.sum())
-                and self._distance(self._grow @ small_motion @ self._shrink, np.eye(3))
-                > self.tolerance):
+                and self._distance(moved, np.eye(3)) > self.tolerance):
             return None
         # Corners a hand covers, or that a card now hides, are searched from where the fit
         # puts them, so that they are found again when uncovered.
-        self._found = np.where(agreeing[:, None, None], found,
-                               cv2.transform(self._points, small_motion[:2])).astype(np.float32)
-        return self._grow @ small_motion @ self._shrink, float(agreeing.mean())
+        return _Fit(moved, float(agreeing.mean()), np.where(
+            agreeing[:, None, None], found, cv2.transform(points, small_motion[:2])
+        ).astype(np.float32))
 
     def _cells(self, points: NDArray[np.float32]) -> int:
         """How many of the picture's parts (:data:`_GRID`) ``points`` (of the grey copy) lie
