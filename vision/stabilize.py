@@ -77,7 +77,7 @@ _SEARCH_TURNS = (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0, 10.0, -10.0)
 """Degrees the calibrated view is turned by to look for it in a first frame: the flow finds the
 corners at the picture's edges within about 1° of the turn they were looked for at."""
 _SEARCH_EVERY = 0.25
-"""Seconds between two looks for the calibrated view (80 ms each) in a picture it was not found
+"""Seconds between two looks for the calibrated view (55 ms each) in a picture it was not found
 in: a hand over the table at the start goes away."""
 _FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
 
