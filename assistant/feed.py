@@ -184,14 +184,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
                         match=SeenMatch(live), round_gap=round_gap, steady=steady, view=view)
     hub.source, hub.capture, hub.motion = source, capture.stats, pipeline.stats.camera_motion
-    last_shown = 0.0
 
     def on_frame(frame: Any, detections: Any) -> None:
-        nonlocal last_shown
-        now = time.monotonic()
-        if now - last_shown < 1 / frame_rate:
-            return
-        last_shown = now
         layout = table()
         if layout is not pipeline.table:
             pipeline.set_table(layout)
@@ -211,7 +205,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     on_event = pipeline_submitter(live)
 
     def run(stop: threading.Event) -> None:
-        pipeline.run(on_event, on_frame=on_frame, stop=stop)
+        pipeline.run(on_event, on_frame=on_frame, stop=stop, frame_every=1 / frame_rate)
 
     return Feeder("pipeline", run, stop)
 

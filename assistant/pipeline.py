@@ -475,7 +475,8 @@ class Pipeline:
 
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,
-            stop: Callable[[], bool] | threading.Event | None = None) -> PipelineStats:
+            stop: Callable[[], bool] | threading.Event | None = None, *,
+            frame_every: float = 0.0) -> PipelineStats:
         """Process frames until the source ends or ``stop`` says so. When the source ends,
         the round filmed should be over: a play that ends it when read with one card changed
         is corrected then (:meth:`tracker.plays.PlaySegmenter.finish`).
@@ -488,6 +489,8 @@ class Pipeline:
             on_frame: called with each frame, as the pipeline saw it (scaled to the table's
                 image size, warped back to its view when ``steady``), and the detections in
                 force for it (those that count: faint ones left out).
+            frame_every: seconds (of the clock) at least between two calls of ``on_frame``: a
+                live view shows a few frames a second, and only those are warped back whole.
             stop: a callable or a :class:`threading.Event`; checked before every frame.
 
         Returns:
@@ -500,6 +503,7 @@ class Pipeline:
         views: dict[int, list[Detections]] = {}  # a zone's closer views, while its detections hold
         size = self.table.image_size
         started = time.perf_counter()
+        shown = -math.inf   # when on_frame was last called
         for frame in self._frames():
             if should_stop is not None and should_stop():
                 break
@@ -520,6 +524,7 @@ class Pipeline:
                                    np.uint8)
             # One shrunk copy serves the stabilizer and the change detector.
             shrunk = changes.shrink(image)
+            show = on_frame is not None and arrived - shown >= frame_every
             camera = None       # the camera's pose, when it moved from the table's view
             steadied = image    # the whole frame in the table's view, where it is needed
             if self.stabilizer is not None:
@@ -528,7 +533,7 @@ class Pipeline:
                     # The zones' crops are taken from the frame as it came: resampled once,
                     # as sharp as a steady camera's.
                     camera, shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
-                    if on_frame is not None or not self.per_zone:
+                    if show or not self.per_zone:
                         steadied = self.stabilizer.steady(image)
             moving, to_detect = changes.update(image, shrunk=shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
@@ -550,7 +555,8 @@ class Pipeline:
                 self._count(event)
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
-            if on_frame is not None:
+            if on_frame is not None and show:
+                shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
                          detections[self.segmenter.counts(detections)])
             done = time.perf_counter()

@@ -18,6 +18,7 @@ from vision.capture import Frame
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
 from vision.render_game import RENDER_VERSION
+from vision.stabilize import Stabilizer
 
 LAYOUT = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)], (1280, 720))
 RED_FIVE, BLUE_KING = CLASS_NAMES.index("5"), CLASS_NAMES.index("K")
@@ -438,8 +439,7 @@ def test_recalibrated_zones_take_effect_while_the_pipeline_runs():
     assert pipeline.table is rotated
 
 
-@pytest.mark.parametrize("steady", [True, False])
-def test_a_camera_bumped_between_two_plays_changes_no_play(steady):
+def bumped_film():
     """Someone leans on the table after the first play: the camera's picture moves by 30 px
     and turns by half a degree, and stays so."""
     fives, king = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)], [(BLUE_KING, 620, 140)]
@@ -449,8 +449,13 @@ def test_a_camera_bumped_between_two_plays_changes_no_play(steady):
         replace(frame, image=filmed(frame.image, camera_pose((1280, 720), *np.array(
             [26, 15, 0.5]) * min((frame.index - 29) / 3, 1.0))))
         for frame in frames[30:]]
+    return frames
+
+
+@pytest.mark.parametrize("steady", [True, False])
+def test_a_camera_bumped_between_two_plays_changes_no_play(steady):
     events, shown = [], {}
-    pipeline = Pipeline(frames, LAYOUT, blob_detector, steady=steady)
+    pipeline = Pipeline(bumped_film(), LAYOUT, blob_detector, steady=steady)
     pipeline.run(events.append, on_frame=lambda frame, found: shown.update({frame.index: found}))
     plays = [(e["seat"], e["cards"]) for e in events if e["type"] == "play"]
     if not steady:   # the fives, seen 30 px off, are taken for a trick gathered and laid anew
@@ -462,6 +467,27 @@ def test_a_camera_bumped_between_two_plays_changes_no_play(steady):
     assert len(shown[69]) == 3
     assert np.abs(shown[69].xyxy[shown[69].class_id == BLUE_KING][0]
                   - [600, 110, 641, 171]).max() <= 2
+
+
+def test_a_live_view_of_a_few_frames_a_second_has_only_those_warped_back(monkeypatch):
+    warped = []
+    steady = Stabilizer.steady
+
+    def counting_steady(self, image):
+        warped.append(image.shape[1])
+        return steady(self, image)
+
+    monkeypatch.setattr(Stabilizer, "steady", counting_steady)
+    events, shown = [], []
+    # Frames come far faster than one an hour: the first alone is shown.
+    pipeline = Pipeline(bumped_film(), LAYOUT, blob_detector)
+    pipeline.run(events.append, on_frame=lambda frame, found: shown.append(frame.index),
+                 frame_every=3600)
+    assert shown == [0]
+    assert [(e["seat"], e["cards"]) for e in events if e["type"] == "play"] == [(0, "55"),
+                                                                              (3, "K")]
+    # Displaced from 3 s on, each frame's quarter-size copy is warped back; no whole frame is.
+    assert warped and 1280 not in warped
 
 
 def test_a_table_for_another_image_size_is_refused():
