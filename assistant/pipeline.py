@@ -35,7 +35,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rules.events import apply_corrections
-from tracker.plays import FAINT_CONF, CloserViews, PlaySegmenter, ViewsOnDemand
+from tracker.closer import CloserViews, ViewsOnDemand
+from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
@@ -411,7 +412,7 @@ class Pipeline:
                      ) -> CloserViews:
         """``seat``'s zone of ``image`` (filmed at the pose ``camera``, as
         :meth:`SeatZones.warp <tracker.zones.SeatZones.warp>` takes it) read again at each of
-        :attr:`closer_scales`, as the segmenter asks (see :class:`~tracker.plays.CloserLook`):
+        :attr:`closer_scales`, as the segmenter asks (see :class:`~tracker.closer.CloserLook`):
         boxes in the table's pixels.
         Each view is read once while the zone's detections stay in force, kept in ``read`` by
         seat: a play may be looked at closer for more than one reason, the segmenter asks

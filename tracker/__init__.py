@@ -6,8 +6,9 @@
 """
 
 from tracker.gather import GatherRule
-from tracker.plays import PlaySegmenter, Prior, match_boxes
-from tracker.prior import MatchPrior
+from tracker.matching import match_boxes
+from tracker.plays import PlaySegmenter
+from tracker.prior import MatchPrior, Prior
 from tracker.readings import format_play
 from tracker.score import PlayDifference, PlayScore, game_outcome, score_plays
 from tracker.table import SEAT_COUNT, Point, Seat, TableLayout, TableLayoutError

@@ -110,14 +110,17 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeGuard
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import linear_sum_assignment
 
+from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
+from tracker.history import MendedPair, Replay, Trick, TrickPlay, laid_late, taken_with
+from tracker.matching import groups, grown, inside_alike, match_boxes
+from tracker.prior import Event, Prior, round_open
 from tracker.readings import (
     PlayReader,
     Reading,
@@ -125,53 +128,15 @@ from tracker.readings import (
     format_play,
     not_found_twice,
     read_as,
-    setting_aside,
-    taking_in_cost,
 )
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
 from vision.classes import BACK_CLASS_ID, CLASS_NAMES
-from vision.detections import Detections, box_area, box_inside, box_intersection, box_iou
+from vision.detections import Detections, box_inside, box_intersection, box_iou
 
-__all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "ROUND_GAP", "CloserLook",
-           "CloserViews", "PlaySegmenter", "Prior", "ViewsOnDemand", "agreed_count",
-           "match_boxes"]
+__all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "REVIEW_CONF", "ROUND_GAP",
+           "PlaySegmenter"]
 
-Event = dict[str, Any]
-
-
-class CloserViews(Protocol):
-    """A zone's closer views: one :class:`Detections` per view, in image pixels, the zone's own
-    boxes only, carrying the ``data`` the picture's boxes carry, each view read when it is
-    first indexed (a detector run on the enlarged zone)."""
-
-    def __len__(self) -> int: ...
-
-    def __getitem__(self, index: int) -> Detections: ...
-
-
-class ViewsOnDemand:
-    """:class:`CloserViews` read by ``read_view(index)`` when first indexed, and kept in
-    ``kept`` (a caller may keep them while the zone stays as it is)."""
-
-    def __init__(self, read_view: Callable[[int], Detections], count: int,
-                 kept: list[Detections]) -> None:
-        self._read_view, self._count, self._kept = read_view, count, kept
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __getitem__(self, index: int) -> Detections:
-        if not 0 <= index < self._count:
-            raise IndexError(f"view {index} of {self._count}")
-        while len(self._kept) <= index:
-            self._kept.append(self._read_view(len(self._kept)))
-        return self._kept[index]
-
-
-CloserLook = Callable[[int], CloserViews]
-"""``seat`` -> its zone's cards in the picture being committed (or rehearsed, see
-:meth:`PlaySegmenter.update`), read again from closer views (:class:`CloserViews`)."""
 
 MIN_CONF = 0.2
 """Default confidence a detection needs to count as a card on its own."""
@@ -190,173 +155,6 @@ closer views it needs to be read before the window ends (see :class:`PlaySegment
 MAX_REVISIONS = 32
 """Default count of other readings of recent plays weighed when the rules refuse a play; it
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
-
-
-class Prior(Protocol):
-    """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
-
-    def opening(self, seat: int) -> dict[str, Any] | None:
-        """The ``round`` event a play from ``seat`` would open now (none in a round)."""
-
-    def may_act(self, seat: int) -> bool:
-        """Whether ``seat`` may play now."""
-
-    def objection(self, seat: int, cards: str) -> str | None:
-        """Why the rules would refuse ``cards`` from ``seat`` now, or ``None``."""
-
-    def leads(self, seat: int) -> bool:
-        """Whether a play from ``seat`` now leads a new trick."""
-
-    def cards_left(self, seat: int) -> int | None:
-        """How many cards the rules hold ``seat`` to have left (``None``: unknown)."""
-
-    def round_number(self) -> int:
-        """The number of the round in play or last played (0 before the first)."""
-
-    def new_deal(self, seat: int) -> tuple[Event, Prior]:
-        """The ``round`` event of a deal that ``seat`` opens while the match still holds an
-        earlier round open, and a prior of that round alone, kept by its holder (:meth:`take`)."""
-
-    def take(self, events: Sequence[Event]) -> None:
-        """Apply ``events`` (numbered by ``seq``) to a prior of :meth:`new_deal`."""
-
-    def checkpoint(self) -> Any:
-        """The rules' state now, to judge later other versions of the plays that follow
-        (``None``: the prior cannot)."""
-
-    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
-                       ) -> str | None:
-        """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
-        one after another (``None``: the trick was gathered there), or ``None``."""
-
-    def round_over_after(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
-                         ) -> bool:
-        """Whether the rules, from ``checkpoint``, take each of these plays and see the round
-        over after them."""
-
-    def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
-        """The rules' state after these plays from ``checkpoint`` (refused ones left out)."""
-
-    def after(self, events: Sequence[Event]) -> Prior:
-        """The prior once ``events``, just made and not yet applied by the caller, are
-        (itself when it cannot tell): the next play of a picture is judged after them."""
-
-
-def match_boxes(current: Detections, reference: Detections, *, iou: float,
-                cover: float | None = None, same_place: float | None = None
-                ) -> NDArray[np.int_]:
-    """Pair each current box with at most one reference box of the same class.
-
-    Pairs qualify by IoU ≥ ``iou`` or, when ``cover`` is given, by the current box lying at
-    least that much inside the reference box (a remembered card now partly covered shows a
-    smaller visible box inside its old one). With ``same_place``, boxes of any class whose
-    IoU reaches it pair too: a card that has not moved is the same card even when the detector
-    reads it differently this time. The pairing is an optimal assignment: as many pairs as
-    can be, then same-class pairs, then the highest IoU (of a card's whole box and a piece of
-    it inside its old box, the whole box is the card).
-
-    Returns:
-        For each current box, the index of its reference box, or −1.
-
-    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
-    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
-    >>> match_boxes(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10]), iou=0.5).tolist()
-    [0, -1]
-    >>> match_boxes(d([0, 0, 4, 10]), d([0, 0, 10, 10]), iou=0.5, cover=0.8).tolist()
-    [0]
-    >>> other = Detections(xyxy=np.array([[0, 0, 10, 10]], np.float32),
-    ...                    confidence=np.ones(1, np.float32), class_id=np.array([5]))
-    >>> match_boxes(other, d([0, 0, 10, 10]), iou=0.5).tolist()
-    [-1]
-    >>> match_boxes(other, d([0, 0, 10, 10]), iou=0.5, same_place=0.85).tolist()
-    [0]
-    """
-    result = np.full(len(current), -1, np.int_)
-    if not len(current) or not len(reference):
-        return result
-    inter = box_intersection(current.xyxy, reference.xyxy)
-    area_c, area_r = box_area(current.xyxy), box_area(reference.xyxy)
-    union = area_c[:, None] + area_r[None, :] - inter
-    overlap = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    ok = overlap >= iou
-    if cover is not None:
-        ok |= inter / np.maximum(area_c[:, None], 1e-9) >= cover
-    same_class = current.class_id[:, None] == reference.class_id[None, :]
-    ok &= same_class
-    if same_place is not None:
-        ok |= overlap >= same_place
-    # As many pairs as can be; of those, same-class pairs first; then the likest boxes.
-    weight = np.where(ok, 10 + 2 * same_class + overlap, 0.0)
-    rows, cols = linear_sum_assignment(weight, maximize=True)
-    paired = ok[rows, cols]
-    result[rows[paired]] = cols[paired]
-    return result
-
-
-def agreed_count(counts: NDArray[np.int_], views: int) -> NDArray[np.int_] | None:
-    """Of each rank, the most cards more than the picture counts that most of ``views``
-    closer views count, from ``counts`` ``(read, ranks)``, the views read so far; ``None``
-    while the views not read yet could still change it. With counts of 1 and 0 (each view
-    reading a card surely or not), 1 when most views do.
-
-    Two views of three counting a card is the count; the third is read only when the first
-    two disagree:
-
-    >>> agreed_count(np.array([[1, 0], [1, 0]]), 3).tolist()
-    [1, 0]
-    >>> agreed_count(np.array([[0], [1]]), 3) is None
-    True
-    >>> agreed_count(np.array([[0], [1], [1]]), 3).tolist()
-    [1]
-    >>> agreed_count(np.array([[-1], [2], [1]]), 3).tolist()
-    [1]
-    """
-    (read, ranks), most = counts.shape, views // 2 + 1
-    if views <= 0:
-        return np.zeros(ranks, np.int_)
-
-    def agreed(unread_count: int) -> NDArray[np.int_]:   # the unread views all counting so
-        every = np.vstack([counts, np.full((views - read, ranks), unread_count)])
-        return np.asarray(np.maximum(-np.sort(-every, axis=0)[most - 1], 0), np.int_)
-
-    least, greatest = agreed(-1), agreed(np.iinfo(np.int_).max)
-    return least if (least == greatest).all() else None
-
-
-def _inside_alike(boxes: Detections, others: Detections, share: float) -> NDArray[np.bool_]:
-    """Which ``boxes`` lie at least ``share`` inside one of ``others`` of their rank."""
-    inside = box_inside(boxes.xyxy, others.xyxy) >= share
-    return np.asarray((inside & (boxes.class_id[:, None] == others.class_id[None, :])).any(1))
-
-
-def _grown(xyxy: NDArray[np.float32], gap: float) -> NDArray[np.float32]:
-    """Boxes grown by ``gap`` / 2 × their short side on every side: grown boxes that touch
-    lie together."""
-    side = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    return (xyxy + np.stack([-side, -side, side, side], 1) * gap / 2).astype(np.float32)
-
-
-def _groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
-    """Boxes lying together (overlapping, or closer than ``gap`` × their short side)."""
-    n = len(xyxy)
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    grown = _grown(xyxy, gap)
-    touching = box_intersection(grown, grown) > 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            if touching[i, j]:
-                parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values())
 
 
 class PlaySegmenter:
@@ -379,7 +177,7 @@ class PlaySegmenter:
             that nothing else held, was wrong; 2 of the 236 below 0.4 were. On 22 more, 0.5
             would hold 332 plays instead of 199 to catch 2 wrong ones), unless nothing
             else holds it and most closer views read its unsure cards from this up
-            (:meth:`_read_surely_closer`).
+            (:meth:`CloserCount.read_surely`).
         repair_conf: cards read below this are unsure: when the rules refuse a play, its
             unsure cards may be set aside or read as their second choice.
         mend_conf: the plays after an earlier play may set aside or read again (second choice)
@@ -458,6 +256,9 @@ class PlaySegmenter:
                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
                                  second_choice=second_choice)
         """The other readings of a play that the rules may weigh, within these settings."""
+        self.closer_count = CloserCount(self.counts, review_conf=review_conf,
+                                        memory_iou=memory_iou)
+        """What the closer views of a zone count, that a play's own reading may give way to."""
         self.max_revisions = max_revisions
         self.round_gap = round_gap
         self.reset()
@@ -473,7 +274,7 @@ class PlaySegmenter:
         # The tricks of the round in play (a count gone wrong shows in the next trick, a rank
         # read too often when the deck runs out of it): the rules' checkpoint before each
         # lead, and its plays.
-        self._tricks: list[_Trick] = []
+        self._tricks: list[Trick] = []
         self._made = 0                           # events made: the last one's seq
         self._last_play_t: float | None = None   # when the last play was committed
         self._gap_judged = False                 # the round was judged in this spell without plays
@@ -546,7 +347,7 @@ class PlaySegmenter:
         events: list[Event] = []
         if self._spell_without_plays(t):
             events = self._end_of_round(f"the table saw no play for {self.round_gap:.0f} s")
-            if not events and self._stale_round is None and _round_open(self.prior):
+            if not events and self._stale_round is None and round_open(self.prior):
                 self._suspect_round = self.prior.round_number()
         current = self.face_up(detections)
         unchanged = (len(current) == len(self._previous)
@@ -582,6 +383,7 @@ class PlaySegmenter:
         # A commit reads these and never changes them (a trick's checkpoint is replaced, not
         # changed): shared, they make the copy twice as fast.
         unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior,
+                                 id(self.closer_count): self.closer_count,
                                  **{id(trick.checkpoint): trick.checkpoint
                                     for trick in self._tricks}}
         copy.deepcopy(self, unchanged_by_a_commit)._commit(picture, faint, t, closer=closer)
@@ -620,7 +422,7 @@ class PlaySegmenter:
             return []
         candidates = self._readings_going_out({seat: count for seat, count in left.items()
                                                if count})
-        found = self._cheapest(self._tricks, _Replay(self._tricks), candidates, than=np.inf,
+        found = self._cheapest(self._tricks, Replay(self._tricks), candidates, than=np.inf,
                                good=prior.round_over_after)
         changes = [found] if found is not None else self._cheapest_pair(prior, candidates)
         if not changes:
@@ -636,8 +438,8 @@ class PlaySegmenter:
         self._feed_deal(events)
         return events
 
-    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, _TrickPlay]]
-                       ) -> list[tuple[_TrickPlay, Reading]]:
+    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, TrickPlay]]
+                       ) -> list[tuple[TrickPlay, Reading]]:
         """Two of ``candidates``, plays of two seats, after which the rules take every play of
         the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
         readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
@@ -645,7 +447,7 @@ class PlaySegmenter:
         (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
         pairs that do not end the round, and a replay of the round takes well under a
         millisecond."""
-        by_seat: dict[int, list[tuple[Reading, int, _TrickPlay]]] = {}
+        by_seat: dict[int, list[tuple[Reading, int, TrickPlay]]] = {}
         for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
             by_seat.setdefault(candidate[2].seat, []).append(candidate)
         cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
@@ -653,7 +455,7 @@ class PlaySegmenter:
                         if a[2].seat != b[2].seat),
                        key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
                                        min(ab[0][2].seq, ab[1][2].seq)))
-        replay = _Replay(self._tricks)
+        replay = Replay(self._tricks)
         tried = pairs[:self.max_revisions ** 2]
         for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in tried:
             k = min(k_a, k_b)
@@ -681,7 +483,7 @@ class PlaySegmenter:
             leftovers = self._leftovers
             # A remembered card found twice, its whole box and a piece of it inside that box,
             # is one card: the piece is no new card.
-            seen_before |= _inside_alike(current, current[seen_before], self.memory_cover)
+            seen_before |= inside_alike(current, current[seen_before], self.memory_cover)
         stray = (match_boxes(current, leftovers, iou=self.memory_iou, cover=self.memory_cover,
                              same_place=self.reread_iou) >= 0
                  if len(leftovers) else np.zeros(len(current), bool))
@@ -756,7 +558,7 @@ class PlaySegmenter:
         """
         suspect, self._suspect_round = self._suspect_round, None
         prior = self.prior
-        if (suspect is None or len(self._memory) or not _round_open(prior)
+        if (suspect is None or len(self._memory) or not round_open(prior)
                 or prior.round_number() != suspect
                 or not prior.objection(seat, format_play(cards.class_id))):
             return None
@@ -773,7 +575,7 @@ class PlaySegmenter:
         return since_last if since_last < self.round_gap else None
 
     def _round_not_over(self, prior: Prior, seat: int, cards: str
-                        ) -> tuple[_TrickPlay, Reading] | None:
+                        ) -> tuple[TrickPlay, Reading] | None:
         """The reading of a play of the round the rules saw end with the last play after which
         they take every play of it and ``cards`` from ``seat`` in it (``None``: none does).
 
@@ -781,11 +583,11 @@ class PlaySegmenter:
         the rules saw over, so one of its plays was read with a card too many (a seat went out
         early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
         does so is the one to correct."""
-        return self._cheapest_taken(prior, self._tricks, _Replay(self._tricks),
+        return self._cheapest_taken(prior, self._tricks, Replay(self._tricks),
                                     self._round_readings(), (seat, cards), than=np.inf)
 
     def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
-                        two_changes: bool = False) -> list[tuple[Reading, int, _TrickPlay]]:
+                        two_changes: bool = False) -> list[tuple[Reading, int, TrickPlay]]:
         """The other readings, one card changed (and two, :meth:`_two_changes`, with
         ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
         (none when the round's tricks have no checkpoints)."""
@@ -797,7 +599,7 @@ class PlaySegmenter:
                                 *(self._two_changes(play) if two_changes else ())]]
 
     def _readings_going_out(self, left: dict[int, int]
-                            ) -> list[tuple[Reading, int, _TrickPlay]]:
+                            ) -> list[tuple[Reading, int, TrickPlay]]:
         """The other readings (:meth:`_round_readings`, one or two cards changed) of the
         round's plays by the seats of ``left``, each with as many cards more as the rules hold
         its seat to have ``left``: the seat out."""
@@ -818,7 +620,7 @@ class PlaySegmenter:
         round they held is over or another begun (an operator's correction)."""
         prior = self.prior
         if (prior is not None and self._stale_round is not None
-                and (not _round_open(prior) or prior.round_number() != self._stale_round)):
+                and (not round_open(prior) or prior.round_number() != self._stale_round)):
             self._stale_round = self._deal = None
         return self._deal if self._stale_round is not None else prior
 
@@ -883,7 +685,7 @@ class PlaySegmenter:
     def _plays(self, new: Detections) -> list[tuple[int, Detections]]:
         """Split new cards into plays (one per seat), ordered as play order goes on."""
         by_seat: dict[int, list[int]] = {}
-        for members in _groups(new.xyxy, self.group_gap):
+        for members in groups(new.xyxy, self.group_gap):
             seat = self._seat_of(new[np.array(members)])
             by_seat.setdefault(seat, []).extend(members)
         start = 0 if self.last_seat is None else self.last_seat + 1
@@ -937,7 +739,7 @@ class PlaySegmenter:
             ended_early = self._round_not_over(prior, seat, text)
             if ended_early is not None:
                 opening = None
-                self._tricks.append(_Trick(prior.checkpoint()))   # brought up to date by _revise
+                self._tricks.append(Trick(prior.checkpoint()))   # brought up to date by _revise
                 unended, revised_taken = self._revise(
                     [ended_early], after=f"seat {seat} played {text} {since_last:.0f} s after "
                                          f"the round's last play")
@@ -946,11 +748,11 @@ class PlaySegmenter:
             events.append(self._numbered({**opening, "t": round(t, 3)}))
             self._tricks = []   # a new deal: the plays before say nothing of this round's
         if prior is not None and not unended and (not self._tricks or prior.leads(seat)):
-            self._tricks.append(_Trick(prior.checkpoint()))
+            self._tricks.append(Trick(prior.checkpoint()))
         read, reading = cards, Reading(cards)
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
-        revision: list[tuple[_TrickPlay, Reading]] = []
+        revision: list[tuple[TrickPlay, Reading]] = []
         if prior is not None and objection:
             repair, revision = self._mend_refused(prior, seat, cards, nearby=nearby,
                                                   current=current, closer=closer, later=later)
@@ -959,7 +761,7 @@ class PlaySegmenter:
                                                           after=f"seat {seat} played {text}")
                 events += corrections
                 if corrections:  # taken only on a guess about another play: show both
-                    objection += f"; {_taken_with(corrections)}"
+                    objection += f"; {taken_with(corrections)}"
             if repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
@@ -977,13 +779,13 @@ class PlaySegmenter:
             reasons.append("several plays landed at once")
         doubtful = Detections.empty() if len(counted) else not_found_twice(alike)
         if len(counted):
-            reasons.append(_read_closer(f"took in {described(counted)}"))
+            reasons.append(counted_closer_change(f"took in {described(counted)}"))
         elif len(doubtful):
             reasons.append(f"faint {described(doubtful)} beside it")
         if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
             reasons.append(f"answers seat {answered.seat}'s {len(cards)} cards, a count in doubt")
         if unended:
-            reasons.append(f"the round was over: {_taken_with(unended)}")
+            reasons.append(f"the round was over: {taken_with(unended)}")
         if objection:
             reasons.append(objection)
         if stale is not None:
@@ -991,7 +793,7 @@ class PlaySegmenter:
                            f"anew: this play opens a new round")
         confidence = cards.confidence
         if confidence.min() < self.review_conf and not reasons and closer is not None:
-            confidence = self._read_surely_closer(closer, current, seat, cards)
+            confidence = self.closer_count.read_surely(closer, current, seat, cards)
         conf = round(float(confidence.min()), 3)
         if conf < self.review_conf:
             reasons.insert(0, f"unsure card (conf {conf})")
@@ -1016,10 +818,10 @@ class PlaySegmenter:
                         f"{len(cards)} cards, refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
-            self._tricks[-1].plays.append(_TrickPlay(event["seq"], seat, round(t, 3), read=read,
-                                                  faint=nearby, reading=reading,
-                                                  count_in_doubt=bool(len(doubtful)),
-                                                  held=event["review"]))
+            self._tricks[-1].plays.append(TrickPlay(event["seq"], seat, round(t, 3), read=read,
+                                                 faint=nearby, reading=reading,
+                                                 count_in_doubt=bool(len(doubtful)),
+                                                 held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
 
     def _gained_closer(self, prior: Prior | None, seat: int, cards: Detections, *,
@@ -1027,10 +829,11 @@ class PlaySegmenter:
                        closer: CloserLook) -> Detections:
         """The cards that a play of ``seat`` the rules take gains from the closer views of its
         zone: of the faint cards ``alike`` (of its ranks, beside it, that the rules would take
-        with it), those most views count (:meth:`_counted_closer`), if the rules take them
+        with it), those most views count (:meth:`CloserCount.counted`), if the rules take them
         all together; failing those, with a card read below :attr:`mend_conf`, the cards of
         its ranks most views count more of (:meth:`_recounted_for_rules`, taking in only)."""
-        counted = (self._counted_closer(closer, current, seat, np.unique(alike.class_id), alike)
+        counted = (self.closer_count.counted(closer, current, seat, np.unique(alike.class_id),
+                                             alike)
                    if len(alike) else Detections.empty())
         if len(counted) > 1 and prior is not None and prior.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
@@ -1044,12 +847,12 @@ class PlaySegmenter:
     def _mend_refused(self, prior: Prior, seat: int, cards: Detections, *, nearby: Detections,
                       current: Detections, closer: CloserLook | None,
                       later: dict[int, Detections]
-                      ) -> tuple[Reading | None, list[tuple[_TrickPlay, Reading]]]:
+                      ) -> tuple[Reading | None, list[tuple[TrickPlay, Reading]]]:
         """How a play of ``seat`` the rules refuse is mended: its own reading (``None``: it
         stands as read) and earlier plays read otherwise (empty: none). Evidence comes before
         guesses. First, the cheapest reading of its own cards and the faint ones ``nearby``
         that the rules take stands alone when most closer views of its zone count the faint
-        cards it takes in (:meth:`_seen_closer`). With no such reading, its zone is read
+        cards it takes in (:meth:`CloserCount.seen`). With no such reading, its zone is read
         closer for the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the
         zone of the play it answers is read closer for that play's count
         (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
@@ -1059,14 +862,14 @@ class PlaySegmenter:
         answers is read again from the ``closer`` views (:meth:`_answered_read_closer`)
         before the pair is taken."""
         text = format_play(cards.class_id)
-        revision: list[tuple[_TrickPlay, Reading]] = []
-        pair: _MendedPair | None = None
+        revision: list[tuple[TrickPlay, Reading]] = []
+        pair: MendedPair | None = None
         repair = next((r for r in self.reader.readings(cards, nearby, below=self.repair_conf)
                        if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
         if (repair is not None and closer is not None and len(repair.taken)
-                and self._seen_closer(closer, current, seat, repair.taken)):
+                and self.closer_count.seen(closer, current, seat, repair.taken)):
             # Evidence, not a guess: no other play's reading is weighed against it.
-            repair = replace(repair, change=_read_closer(repair.change))
+            repair = replace(repair, change=counted_closer_change(repair.change))
         elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading
@@ -1088,11 +891,12 @@ class PlaySegmenter:
             revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
         return repair, revision
 
-    def _correction(self, play: _TrickPlay, cards: Detections, reason: str) -> Event:
+    def _correction(self, play: TrickPlay, cards: Detections, reason: str) -> Event:
         """The event (``fixes``) putting ``play`` as ``cards``, held for review for ``reason``
         (its own cards: held as it stands)."""
         play.held = True
-        return self._numbered({"type": "play", "seat": play.seat, "cards": format_play(cards.class_id),
+        return self._numbered({"type": "play", "seat": play.seat,
+                               "cards": format_play(cards.class_id),
                                "t": play.t, "source": "vision",
                                "conf": round(float(cards.confidence.min()), 3), "review": True,
                                "reason": reason, "fixes": play.seq})
@@ -1101,8 +905,8 @@ class PlaySegmenter:
                              nearby: Detections, current: Detections, closer: CloserLook, *,
                              below: float) -> Reading | None:
         """``cards`` with the count of each of their ranks that most closer views of their
-        zone give (:meth:`_recounted`, with the faint cards ``nearby``, setting aside only
-        cards read below ``below``), if the rules take the play so.
+        zone give (:meth:`CloserCount.recounted`, with the faint cards ``nearby``, setting
+        aside only cards read below ``below``), if the rules take the play so.
 
         A play the rules refuse sets aside below ``mend_conf``, as later plays mend a fairly
         sure card: a tight fan read short of strips (6666666 read 66666 answering 4444444,
@@ -1116,63 +920,12 @@ class PlaySegmenter:
         of such plays whose views counted otherwise, the views counting more were right 68
         times and wrong 5, counting fewer right 16 times and wrong 25 (a strip no view
         finds)."""
-        recounted = self._recounted(cards, seat, nearby, current, closer, below=below)
+        recounted = self.closer_count.recounted(cards, seat, nearby, current, closer, below=below)
         if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
             return None
         return recounted
 
-    def _seen_closer(self, closer: CloserLook, current: Detections, seat: int,
-                     taken: Detections) -> bool:
-        """Whether most closer views of ``seat``'s zone count the faint cards ``taken`` into
-        a refused play (:meth:`_counted_closer`): then the rules' refusal is explained by the
-        play as read short of them, not by another play read wrong (JJ answering TT, read as
-        one J and the second J's strip faintly, is not a reason to read a lead 99 as 9)."""
-        ranks = np.unique(taken.class_id)
-        counted = self._counted_closer(closer, current, seat, ranks, taken)
-        return bool((_rank_counts(counted, ranks) >= _rank_counts(taken, ranks)).all())
-
-    def _read_surely_closer(self, closer: CloserLook, current: Detections, seat: int,
-                            cards: Detections) -> NDArray[np.float32]:
-        """The confidence of each of ``cards``, its unsure ones (below ``review_conf``) read
-        again from the closer views of ``seat``'s zone: the least that the views reading them
-        surely give the box surest on each card (IoU at least ``memory_iou``), if most views
-        read each of them surely as its rank and count as many cards of the play's ranks as
-        ``current`` holds in the zone; else ``cards.confidence``. The views are read until
-        most of them agree. A card the detector was unsure of at the camera's scale is most
-        often read surely when enlarged, as a stray box is not read at all."""
-        unsure = cards.confidence < self.review_conf
-        in_zone = _in_zone(current, seat)
-        sure: list[NDArray[np.float32]] = []
-
-        def reads_surely(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
-            read = self._read_surely(seen, more, cards[unsure])
-            if read is not None:
-                sure.append(read)
-            return np.array([read is not None], np.int_)
-
-        agreed, _ = self._agreed_views(closer(seat), in_zone, np.unique(cards.class_id),
-                                       reads_surely)
-        if agreed is None or not agreed.any():
-            return cards.confidence
-        confidence = cards.confidence.copy()
-        confidence[unsure] = np.min(sure, axis=0)
-        return confidence
-
-    def _read_surely(self, seen: Detections, more: NDArray[np.int_], unsure: Detections
-                     ) -> NDArray[np.float32] | None:
-        """How surely the closer view ``seen`` reads each of the ``unsure`` cards as its rank
-        (its surest box on the card), if it counts ``more`` of none of their ranks and reads
-        each of them so from ``review_conf``; else ``None``."""
-        on = box_iou(unsure.xyxy, seen.xyxy) >= self.memory_iou
-        if more.any() or not on.any(axis=1).all():
-            return None
-        best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
-        read = seen.confidence[best]
-        if (seen.class_id[best] != unsure.class_id).any() or read.min() < self.review_conf:
-            return None
-        return np.asarray(read, np.float32)
-
-    def _answered_in_doubt(self, seat: int, cards: Detections) -> _TrickPlay | None:
+    def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it
         left its count in doubt and ``cards`` have that count: an answer's count is read
         against the lead's, so a fan missing a strip goes unremarked after a lead missing one
@@ -1184,7 +937,7 @@ class PlaySegmenter:
             return None
         return answered
 
-    def _answered(self, seat: int) -> _TrickPlay | None:
+    def _answered(self, seat: int) -> TrickPlay | None:
         """The play a play from ``seat`` answers: the last of the trick in play, if another
         seat made it and its cards lie there still (the trick is not gathered)."""
         trick = self._tricks[-1] if self._tricks else None
@@ -1193,14 +946,14 @@ class PlaySegmenter:
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
 
-    def _replayable_answered(self, seat: int) -> _TrickPlay | None:
+    def _replayable_answered(self, seat: int) -> TrickPlay | None:
         """:meth:`_answered`, if the rules can replay the recent tricks from their first
         checkpoint, for a reading of it to be weighed."""
         answered = self._answered(seat)
         replayable = answered is not None and self._tricks[-2:][0].checkpoint is not None
         return answered if replayable else None
 
-    def _last_plays_of_one_count(self) -> list[_TrickPlay]:
+    def _last_plays_of_one_count(self) -> list[TrickPlay]:
         """The last play of the trick in play and the plays before it read with its count,
         without a break, in play order."""
         plays = self._tricks[-1].plays
@@ -1209,11 +962,11 @@ class PlaySegmenter:
         return list(same)[::-1]
 
     @property
-    def _recent(self) -> list[_TrickPlay]:
+    def _recent(self) -> list[TrickPlay]:
         """The plays of the current trick and the one before, in order."""
         return [play for trick in self._tricks[-2:] for play in trick.plays]
 
-    def _alternatives(self, play: _TrickPlay) -> list[Reading]:
+    def _alternatives(self, play: TrickPlay) -> list[Reading]:
         """``play``'s other readings with one card changed (read and faint cards never change:
         worked out once)."""
         if play.alternatives is None:
@@ -1223,7 +976,7 @@ class PlaySegmenter:
                 play.read, play.faint, below=self.mend_conf, most=1, found_on=False))
         return play.alternatives
 
-    def _two_changes(self, play: _TrickPlay) -> list[Reading]:
+    def _two_changes(self, play: TrickPlay) -> list[Reading]:
         """``play``'s other readings with two cards changed: each of :meth:`_alternatives`
         with one card more changed, the cheapest way to each play (worked out once).
 
@@ -1252,7 +1005,7 @@ class PlaySegmenter:
         return event
 
     def _revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
-                  than: float) -> list[tuple[_TrickPlay, Reading]]:
+                  than: float) -> list[tuple[TrickPlay, Reading]]:
         """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
         after which the rules take every recent play and ``cards`` from ``seat`` as read, if
         it costs less than ``than``: each recent play with its reading then (none if there is
@@ -1271,7 +1024,7 @@ class PlaySegmenter:
         candidates = [(r, 0, p) for trick in tricks for p in trick.plays
                       for r in self._alternatives(p)]
         last_of_seat = {p.seat: p for p in tricks[-1].plays}
-        candidates += [(_laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
+        candidates += [(laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
                        for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
         answered = self._answered(seat)
         if answered is not None:
@@ -1279,14 +1032,14 @@ class PlaySegmenter:
         return self._recent_revised(prior, seat, cards, candidates, than=than)
 
     def _recent_revised(self, prior: Prior, seat: int, cards: str,
-                        candidates: list[tuple[Reading, int, _TrickPlay]], *, than: float
-                        ) -> list[tuple[_TrickPlay, Reading]]:
+                        candidates: list[tuple[Reading, int, TrickPlay]], *, than: float
+                        ) -> list[tuple[TrickPlay, Reading]]:
         """Of the candidate readings of recent plays, costing less than ``than``, the
         cheapest after which the rules take every recent play (the others as read) and
         ``cards`` from ``seat``: each recent play with its reading then (none if there is no
         such reading)."""
         tricks = self._tricks[-2:]
-        found = self._cheapest_taken(prior, tricks, _Replay(tricks, as_read=True), candidates,
+        found = self._cheapest_taken(prior, tricks, Replay(tricks, as_read=True), candidates,
                                      (seat, cards), than=than)
         if found is None:
             return []
@@ -1294,9 +1047,9 @@ class PlaySegmenter:
                 for play in self._recent]
 
     def _answered_read_closer(self, prior: Prior, seat: int, cards: str, closer: CloserLook
-                              ) -> list[tuple[_TrickPlay, Reading]]:
+                              ) -> list[tuple[TrickPlay, Reading]]:
         """The play that ``cards`` from ``seat`` answers (the trick's last), read again from
-        closer views of its zone, each view in turn (:meth:`_read_closer`): the first view's
+        closer views of its zone, each view in turn (:meth:`_closer_readings`): the first view's
         cheapest reading after which the rules take every recent play and the new one (see
         :meth:`_recent_revised`), or none.
 
@@ -1311,19 +1064,19 @@ class PlaySegmenter:
         for i in range(len(views)):
             revision = self._recent_revised(
                 prior, seat, cards,
-                [(r, 0, answered) for r in self._read_closer(answered, views[i])], than=np.inf)
+                [(r, 0, answered) for r in self._closer_readings(answered, views[i])], than=np.inf)
             if revision:
                 return revision
         return []
 
     def _answered_counted_closer(self, prior: Prior, seat: int, cards: str,
                                  current: Detections, closer: CloserLook
-                                 ) -> list[tuple[_TrickPlay, Reading]]:
+                                 ) -> list[tuple[TrickPlay, Reading]]:
         """The play that ``cards`` from ``seat`` answers (the trick's last), with the count
-        of each of its ranks that most closer views of its zone give (:meth:`_recounted`,
-        setting aside only cards read below ``mend_conf``); if the rules then take every
-        recent play and ``cards`` as read, each recent play with its reading (see
-        :meth:`_recent_revised`), else none.
+        of each of its ranks that most closer views of its zone give
+        (:meth:`CloserCount.recounted`, setting aside only cards read below ``mend_conf``); if
+        the rules then take every recent play and ``cards`` as read, each recent play with its
+        reading (see :meth:`_recent_revised`), else none.
 
         What most views count is evidence, as a refused answer's own zone read closer is
         (:meth:`_recounted_for_rules`), where the cheapest other reading is a guess: 7777 led,
@@ -1332,53 +1085,15 @@ class PlaySegmenter:
         answered = self._replayable_answered(seat)
         if answered is None:
             return []
-        reading = self._recounted(answered.reading.cards, answered.seat, answered.faint,
-                                  current, closer, below=self.mend_conf)
+        reading = self.closer_count.recounted(answered.reading.cards, answered.seat,
+                                              answered.faint, current, closer,
+                                              below=self.mend_conf)
         if reading is None:
             return []
         return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
 
-    def _recounted(self, reported: Detections, seat: int, faint: Detections,
-                   current: Detections, closer: CloserLook, *, below: float) -> Reading | None:
-        """``reported``, a play of ``seat``, with as many cards of each of its ranks, and of
-        the second choices of its cards read below ``below``, as most closer views of its zone
-        count, where that differs from the count reported: cards the views count more taken
-        in (as :meth:`_counted_closer` takes them, ``faint`` ones of those ranks first), its
-        least sure cards of a rank the views count fewer of set aside (each read below
-        ``below``: with 0, none); ``None`` when the views agree with the report, or count
-        fewer of a rank whose cards were read surely, or none of a rank without counting as
-        many cards more of others (a card read as another rank is still a card). Only while
-        the picture's ``current`` cards in the zone are the play as reported, the count the
-        views are weighed against."""
-        ranks = _recount_ranks(reported, below)
-        in_zone = _in_zone(current, seat)
-        if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
-            return None
-        agreed, read = self._agreed_views(closer(seat), in_zone, ranks,
-                                          lambda seen, more: np.concatenate([more, -more]))
-        if agreed is None or not agreed.any():
-            return None
-        more, fewer = np.split(agreed, 2)
-        aside: list[int] = []
-        for rank, count in zip(ranks, fewer):
-            of_rank = np.flatnonzero(reported.class_id == rank)
-            least_sure = of_rank[np.argsort(reported.confidence[of_rank], kind="stable")[:count]]
-            if count and reported.confidence[least_sure].max() >= below:
-                return None   # a card read surely: no count to trust
-            if count and count == len(of_rank) and more.sum() < fewer.sum():
-                return None   # a rank no view finds, and no card read as another rank
-            aside += least_sure.tolist()
-        taken = _cards_counted(ranks, more, read, in_zone, faint[np.isin(faint.class_id, ranks)])
-        kept = setting_aside(reported, aside) if aside else Reading(reported)
-        changes = [kept.change] if aside else []
-        if len(taken):
-            changes.append(f"took in {described(taken)}")
-        return Reading(Detections.merge([kept.cards, taken]), taken=taken,
-                       cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
-                       change=_read_closer(" and ".join(changes)))
-
     def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
-                              nearby: Detections) -> _MendedPair | None:
+                              nearby: Detections) -> MendedPair | None:
         """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
         answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
         take the recent plays as reported, the answered one so read, and then the new play
@@ -1396,8 +1111,8 @@ class PlaySegmenter:
             return None
         cheapest_answered = min(r.cost for r, _, _ in candidates)
         tricks = self._tricks[-2:]
-        replay = _Replay(tricks)
-        best: _MendedPair | None = None
+        replay = Replay(tricks)
+        best: MendedPair | None = None
         own = sorted(self.reader.readings(cards, nearby, below=self.repair_conf),
                      key=lambda r: r.cost)[:self.max_revisions]
         for reading in own:
@@ -1408,10 +1123,10 @@ class PlaySegmenter:
                                          (seat, format_play(reading.cards.class_id)),
                                          than=than - reading.cost)
             if found is not None:
-                best = _MendedPair(answered, found[1], reading)
+                best = MendedPair(answered, found[1], reading)
         return best
 
-    def _read_closer(self, play: _TrickPlay, view: Detections) -> list[Reading]:
+    def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
         counts, lying on the card (:meth:`PlayReader.found_on`), scored as the view scored it."""
         cards = play.read
@@ -1427,7 +1142,7 @@ class PlaySegmenter:
         return readings
 
     def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
-                          than: float) -> list[tuple[_TrickPlay, Reading]]:
+                          than: float) -> list[tuple[TrickPlay, Reading]]:
         """The cheapest other reading of one play of an earlier trick of the round, with one
         card fewer of a rank the new play holds (or one card fewer in all, when ``seat`` made
         it and has fewer cards left than the new play holds), after which the rules take every
@@ -1454,12 +1169,12 @@ class PlaySegmenter:
                                       for rank in ranks)
                                or (short and play.seat == seat
                                    and len(r.cards) < len(play.reading.cards))]
-        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
+        found = self._cheapest_taken(prior, self._tricks, Replay(self._tricks), candidates,
                                      (seat, format_play(class_ids)), than=than)
         return [found] if found is not None else []
 
     def _gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
-                           ) -> list[tuple[_TrickPlay, Reading]]:
+                           ) -> list[tuple[TrickPlay, Reading]]:
         """The cheapest other reading of one play of the round by another seat that the rules
         hold to one or two cards left, with those cards more (one or two cards changed: the
         seat out), after which the rules take every play since (as reported) and ``cards``
@@ -1477,14 +1192,14 @@ class PlaySegmenter:
         if not short:
             return []
         candidates = self._readings_going_out(short)
-        found = self._cheapest_taken(prior, self._tricks, _Replay(self._tricks), candidates,
+        found = self._cheapest_taken(prior, self._tricks, Replay(self._tricks), candidates,
                                      (seat, cards), than=than)
         return [found] if found is not None else []
 
-    def _cheapest_taken(self, prior: Prior, tricks: Sequence[_Trick], replay: _Replay,
-                        candidates: list[tuple[Reading, int, _TrickPlay]],
+    def _cheapest_taken(self, prior: Prior, tricks: Sequence[Trick], replay: Replay,
+                        candidates: list[tuple[Reading, int, TrickPlay]],
                         new: tuple[int, str], *, than: float
-                        ) -> tuple[_TrickPlay, Reading] | None:
+                        ) -> tuple[TrickPlay, Reading] | None:
         """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
         cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
         checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
@@ -1492,10 +1207,10 @@ class PlaySegmenter:
         return self._cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
                               items: prior.objection_from(checkpoint, [*items, new]) is None)
 
-    def _cheapest(self, tricks: Sequence[_Trick], replay: _Replay,
-                  candidates: list[tuple[Reading, int, _TrickPlay]], *, than: float,
+    def _cheapest(self, tricks: Sequence[Trick], replay: Replay,
+                  candidates: list[tuple[Reading, int, TrickPlay]], *, than: float,
                   good: Callable[[Any, list[tuple[int, str] | None]], bool]
-                  ) -> tuple[_TrickPlay, Reading] | None:
+                  ) -> tuple[TrickPlay, Reading] | None:
         """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
         :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
         the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
@@ -1507,7 +1222,7 @@ class PlaySegmenter:
                 return play, reading
         return None
 
-    def _revise(self, changes: list[tuple[_TrickPlay, Reading]], *, after: str
+    def _revise(self, changes: list[tuple[TrickPlay, Reading]], *, after: str
                 ) -> tuple[list[Event], Detections]:
         """Corrections (``fixes``) putting each earlier play in its new reading, and the faint
         cards they take in; what changes is held for review."""
@@ -1527,7 +1242,7 @@ class PlaySegmenter:
             self._refresh_checkpoints(after=changed)
         return events, Detections.merge(taken)
 
-    def _refresh_checkpoints(self, *, after: list[_TrickPlay]) -> None:
+    def _refresh_checkpoints(self, *, after: list[TrickPlay]) -> None:
         """Take the checkpoints of the tricks after the first of ``after``'s again, from its
         trick's, now that those plays read otherwise: they were taken with the plays as
         reported then."""
@@ -1538,7 +1253,7 @@ class PlaySegmenter:
             before = self._tricks[k - 1]
             if before.checkpoint is not None:
                 self._tricks[k].checkpoint = self.prior.advanced(before.checkpoint,
-                                                                 _Replay([before]).items)
+                                                                 Replay([before]).items)
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, or on one of its cards
@@ -1546,8 +1261,8 @@ class PlaySegmenter:
         in), surest first."""
         if not len(faint):
             return []
-        grown = _grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
-        beside = (box_intersection(grown[len(cards):], grown[:len(cards)]) > 0).any(1)
+        wide = grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
+        beside = (box_intersection(wide[len(cards):], wide[:len(cards)]) > 0).any(1)
         on_a_card = (box_iou(faint.xyxy, cards.xyxy) >= self.memory_iou).any(1)
         here = (beside & (faint.data["seat"] == seat)) | on_a_card
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
@@ -1564,70 +1279,6 @@ class PlaySegmenter:
         alike = [i for i in range(len(nearby))
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]
         return nearby[np.array(alike, np.int_)]
-
-    def _agreed_views(self, views: CloserViews, in_zone: Detections, ranks: NDArray[np.int_],
-                      vote: Callable[[Detections, NDArray[np.int_]], NDArray[np.int_]]
-                      ) -> tuple[NDArray[np.int_] | None, list[tuple[Detections, NDArray[np.int_]]]]:
-        """A zone's ``views`` read in turn, each as its boxes that count and ``more``, of each
-        of ``ranks`` how many more of them it counts than ``in_zone`` (the picture's cards that
-        count in the zone) holds, until most views agree on what ``vote(seen, more)`` counts:
-        that count (:func:`agreed_count`; ``None`` when there is no view), and the views read,
-        each with its ``more``."""
-        held = _rank_counts(in_zone, ranks)
-        read, votes = [], []
-        for i in range(len(views)):
-            seen = views[i][self.counts(views[i])]
-            more = _rank_counts(seen, ranks) - held
-            read.append((seen, more))
-            votes.append(vote(seen, more))
-            agreed = agreed_count(np.array(votes, np.int_), len(views))
-            if agreed is not None:
-                return agreed, read
-        return None, read
-
-    def _counted_closer(self, closer: CloserLook, current: Detections, seat: int,
-                        ranks: NDArray[np.int_], alike: Detections) -> Detections:
-        """The cards of ``ranks`` that most closer views of ``seat``'s zone count: of each
-        rank, as many as most views count more cards of it than ``current`` (the picture's
-        cards that count) holds in the zone (:func:`agreed_count`). They are the faint cards
-        of ``alike`` (surest first), then, past those, the boxes of the rank that overlap the
-        zone's cards least, in the first view that counts them. The views are read until most
-        of them agree: of three, the third only when the first two disagree.
-
-        A tight fan's strip that the detector finds faintly at the camera's scale, or not at
-        all, is most often found surely when the zone is enlarged, while a second box on one
-        card, or a piece of an earlier play, is not. On 70 rendered rounds, of the plays held
-        with faint cards of their rank beside them, views at 1.3 and 1.4 times both counted more
-        cards of the rank for 25 of the 35 plays short of a card, and for none of the 613 others
-        (each alone: 27 and 8 of 613, 29 and 5). Reading only the part of the zone around the
-        play, with half its size more on each side, was about twice as fast and knew less (21
-        and 1 of 613). Read with the pipeline's looser NMS and taking in past the faint cards,
-        the views took cards into 32 plays of those rounds, all of them right. On 66 other
-        games, of 113 looks at a play short of cards of a rank, two of three views at 1.3,
-        1.4 and 1.6 times counted them for 99, both views at 1.3 and 1.4 for 87, and neither
-        took in a card too many (docs/vision-pipeline.md, step 32)."""
-        in_zone = _in_zone(current, seat)
-        agreed, read = self._agreed_views(closer(seat), in_zone, ranks,
-                                          lambda seen, more: more)
-        if agreed is None or not agreed.any():
-            return Detections.empty()
-        return _cards_counted(ranks, agreed, read, in_zone, alike)
-
-
-@dataclass(frozen=True, slots=True)
-class _MendedPair:
-    """A refused play taken with the play it answers read otherwise
-    (:meth:`PlaySegmenter._mended_with_answered`)."""
-
-    answered: _TrickPlay
-    answered_reading: Reading
-    reading: Reading
-    """The refused play's own reading."""
-
-    @property
-    def cost(self) -> float:
-        return self.answered_reading.cost + self.reading.cost
-
 
 @dataclass(frozen=True, slots=True)
 class _Sorted:
@@ -1650,130 +1301,3 @@ class _Sorted:
         return int(np.sum(self.known >= 0))
 
 
-@dataclass(slots=True)
-class _TrickPlay:
-    """A play of the round in play, as the segmenter committed it."""
-
-    seq: int
-    seat: int
-    t: float
-    read: Detections
-    """Its cards as read."""
-    faint: Detections
-    """The faint cards lying with it then, surest first."""
-    reading: Reading
-    """How it stands reported now."""
-    count_in_doubt: bool = False
-    """Whether a faint card of its ranks lay beside it, not taken in."""
-    held: bool = False
-    """Whether it is held for review as it stands reported."""
-    alternatives: list[Reading] | None = None
-    """Its other readings with one card changed, once a correction was weighed."""
-    two_changes: list[Reading] | None = None
-    """Its other readings with two cards changed, once an answer to it was refused."""
-
-
-def _round_open(prior: Prior | None) -> TypeGuard[Prior]:
-    """Whether ``prior``'s rules have a round in play (they hold seats to counts)."""
-    return prior is not None and prior.cards_left(0) is not None
-
-
-def _laid_late(play: _TrickPlay, cards: Detections) -> Reading:
-    """``play`` as reported with ``cards``, seen only after it was committed."""
-    return Reading(Detections.merge([play.reading.cards, cards]), taken=cards, late=True,
-                   change=f"took in {described(cards)}, laid late",
-                   cost=taking_in_cost(cards))
-
-
-@dataclass(slots=True)
-class _Trick:
-    """A trick of the round in play, as the segmenter saw it."""
-
-    checkpoint: Any
-    """The rules' state before its lead (:meth:`Prior.checkpoint`)."""
-    plays: list[_TrickPlay] = field(default_factory=list)
-    gathered: bool = False
-    """Whether it was seen gathered (a ``collect``)."""
-
-
-class _Replay:
-    """The plays of some tricks as :meth:`Prior.objection_from` takes them, each as read (or
-    as reported), ``None`` where a trick was gathered (a seat that went out leads no more,
-    whoever took the trick); written out once, then varied one play at a time."""
-
-    def __init__(self, tricks: Sequence[_Trick], *, as_read: bool = False) -> None:
-        self.items: list[tuple[int, str] | None] = []
-        self.starts: list[int] = []                  # where each trick begins in items
-        self._where: dict[int, int] = {}             # id of a play -> its place in items
-        for trick in tricks:
-            self.starts.append(len(self.items))
-            for play in trick.plays:
-                self._where[id(play)] = len(self.items)
-                cards = play.read if as_read else play.reading.cards
-                self.items.append((play.seat, format_play(cards.class_id)))
-            if trick.gathered:
-                self.items.append(None)
-
-    def with_reading(self, play: _TrickPlay, reading: Reading, *, from_trick: int = 0
-                     ) -> list[tuple[int, str] | None]:
-        """The items from trick ``from_trick`` on, ``play`` in ``reading``."""
-        return self.with_readings([(play, reading)], from_trick=from_trick)
-
-    def with_readings(self, changes: Sequence[tuple[_TrickPlay, Reading]], *,
-                      from_trick: int = 0) -> list[tuple[int, str] | None]:
-        """The items from trick ``from_trick`` on, each play of ``changes`` in its reading."""
-        items = self.items[self.starts[from_trick]:]
-        for play, reading in changes:
-            items[self._where[id(play)] - self.starts[from_trick]] = (
-                play.seat, format_play(reading.cards.class_id))
-        return items
-
-
-def _taken_with(corrections: list[Event]) -> str:
-    """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
-    return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
-                                     f"{e['cards']}" for e in corrections)
-
-
-def _read_closer(change: str) -> str:
-    """``change`` to a play's cards, for people, as the closer views of its zone told it."""
-    return f"{change}, counted when its zone was read closer"
-
-
-def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
-                   read: list[tuple[Detections, NDArray[np.int_]]], in_zone: Detections,
-                   alike: Detections) -> Detections:
-    """``counts`` cards of each of ``ranks`` that closer views counted more than ``in_zone``
-    holds: the faint cards of ``alike`` (surest first), then, past those, the boxes of the
-    rank that overlap the zone's cards least, in the first of the views ``read`` (each with
-    how many more of each rank it counts) that counts them."""
-    taken = []
-    for r, (rank, count) in enumerate(zip(ranks, counts)):
-        faint = alike[alike.class_id == rank][:count]
-        if len(faint) < count:
-            boxes = next(seen for seen, more in read if more[r] >= count)
-            boxes = boxes[boxes.class_id == rank]
-            covered = box_iou(boxes.xyxy, np.concatenate([in_zone.xyxy, faint.xyxy]))
-            overlap = covered.max(axis=1) if covered.shape[1] else np.zeros(len(boxes))
-            least = np.argsort(overlap, kind="stable")[:count - len(faint)]
-            faint = Detections.merge([faint, boxes[least]])
-        taken.append(faint)
-    return Detections.merge(taken)
-
-
-def _recount_ranks(cards: Detections, below: float) -> NDArray[np.int_]:
-    """The ranks that closer views may count anew in a play: those of its ``cards``, and the
-    second choices (``data["runner_up"]``) of those read below ``below``."""
-    runner_up = cards.data.get("runner_up", np.full(len(cards), BACK_CLASS_ID))
-    ranks = np.unique(np.concatenate([cards.class_id, runner_up[cards.confidence < below]]))
-    return np.asarray(ranks[ranks != BACK_CLASS_ID], np.int_)
-
-
-def _in_zone(cards: Detections, seat: int) -> Detections:
-    """Those of ``cards`` (carrying ``data["seat"]``) that lie in ``seat``'s zone."""
-    return cards[cards.data["seat"] == seat]
-
-
-def _rank_counts(cards: Detections, ranks: NDArray[np.int_]) -> NDArray[np.int_]:
-    """How many of ``cards`` are of each of ``ranks``."""
-    return np.array([np.sum(cards.class_id == rank) for rank in ranks], np.int_)

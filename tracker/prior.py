@@ -22,15 +22,73 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from rules import Match, classify, parse_cards
 
-__all__ = ["MatchPrior"]
+__all__ = ["Event", "MatchPrior", "Prior", "round_open"]
+
+Event = dict[str, Any]
+"""An event of the log (DESIGN.md), as the segmenter makes it."""
+
+
+class Prior(Protocol):
+    """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
+
+    def opening(self, seat: int) -> dict[str, Any] | None:
+        """The ``round`` event a play from ``seat`` would open now (none in a round)."""
+
+    def may_act(self, seat: int) -> bool:
+        """Whether ``seat`` may play now."""
+
+    def objection(self, seat: int, cards: str) -> str | None:
+        """Why the rules would refuse ``cards`` from ``seat`` now, or ``None``."""
+
+    def leads(self, seat: int) -> bool:
+        """Whether a play from ``seat`` now leads a new trick."""
+
+    def cards_left(self, seat: int) -> int | None:
+        """How many cards the rules hold ``seat`` to have left (``None``: unknown)."""
+
+    def round_number(self) -> int:
+        """The number of the round in play or last played (0 before the first)."""
+
+    def new_deal(self, seat: int) -> tuple[Event, Prior]:
+        """The ``round`` event of a deal that ``seat`` opens while the match still holds an
+        earlier round open, and a prior of that round alone, kept by its holder (:meth:`take`)."""
+
+    def take(self, events: Sequence[Event]) -> None:
+        """Apply ``events`` (numbered by ``seq``) to a prior of :meth:`new_deal`."""
+
+    def checkpoint(self) -> Any:
+        """The rules' state now, to judge later other versions of the plays that follow
+        (``None``: the prior cannot)."""
+
+    def objection_from(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                       ) -> str | None:
+        """Why the rules, from ``checkpoint``, would refuse these ``(seat, cards)`` plays made
+        one after another (``None``: the trick was gathered there), or ``None``."""
+
+    def round_over_after(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]
+                         ) -> bool:
+        """Whether the rules, from ``checkpoint``, take each of these plays and see the round
+        over after them."""
+
+    def advanced(self, checkpoint: Any, plays: Sequence[tuple[int, str] | None]) -> Any:
+        """The rules' state after these plays from ``checkpoint`` (refused ones left out)."""
+
+    def after(self, events: Sequence[Event]) -> Prior:
+        """The prior once ``events``, just made and not yet applied by the caller, are
+        (itself when it cannot tell): the next play of a picture is judged after them."""
+
+
+def round_open(prior: Prior | None) -> TypeGuard[Prior]:
+    """Whether ``prior``'s rules have a round in play (they hold seats to counts)."""
+    return prior is not None and prior.cards_left(0) is not None
 
 
 class MatchPrior:
-    """A :class:`tracker.plays.Prior` reading a match kept current by its owner.
+    """A :class:`Prior` reading a match kept current by its owner.
 
     Args:
         match: a :class:`rules.Match` (its ``verify`` gives the full rules' verdict), or any

@@ -11,7 +11,8 @@ import pytest
 
 import rules
 from tests.tracker.tracker_builders import cards, fan, hold
-from tracker.plays import PlaySegmenter, ViewsOnDemand
+from tracker.closer import ViewsOnDemand
+from tracker.plays import PlaySegmenter
 from tracker.prior import MatchPrior
 from vision.classes import class_id
 from vision.detections import Detections
