@@ -1,20 +1,31 @@
-"""The round in play as the segmenter saw it: its tricks, their plays as read and as reported.
+"""The round in play as the segmenter saw it, and the other readings of its plays.
 
 A count gone wrong shows in the next trick, a rank read too often when the deck runs out of it:
-the segmenter keeps each trick of the round with the rules' checkpoint before its lead, so that
-it can replay the plays since with one of them read otherwise (:class:`Replay`).
+:class:`RoundRecord` keeps each trick of the round with the rules' checkpoint before its lead,
+so that the plays since can be replayed with one of them read otherwise (:class:`Replay`), and
+finds the cheapest such reading that the rules take with a play they refuse as read, or that
+ends a round the table has left.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.readings import Reading, described, format_play, taking_in_cost
+import numpy as np
+from numpy.typing import NDArray
+
+from tracker.matching import CardMatcher
+from tracker.prior import Prior
+from tracker.readings import PlayReader, Reading, described, format_play, taking_in_cost
+from tracker.table import SEAT_COUNT
+from vision.classes import CLASS_NAMES
 from vision.detections import Detections
 
-__all__ = ["MendedPair", "Replay", "Trick", "TrickPlay", "laid_late", "taken_with"]
+__all__ = ["MendedPair", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late",
+           "taken_with"]
 
 
 @dataclass(slots=True)
@@ -54,7 +65,7 @@ class Trick:
 @dataclass(frozen=True, slots=True)
 class MendedPair:
     """A refused play taken with the play it answers read otherwise
-    (:meth:`tracker.plays.PlaySegmenter._mended_with_answered`)."""
+    (:meth:`RoundRecord.mended_with_answered`)."""
 
     answered: TrickPlay
     answered_reading: Reading
@@ -111,3 +122,318 @@ def taken_with(corrections: list[dict[str, Any]]) -> str:
     """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
     return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
                                      f"{e['cards']}" for e in corrections)
+
+
+class RoundRecord:
+    """The tricks of the round in play, and the other readings of their plays that the rules
+    may take instead of a play as read.
+
+    Args:
+        reader: the other readings of a play (:meth:`PlayReader.readings`).
+        matcher: when a faint card is a card already taken into a reading.
+        repair_conf: a refused play's cards read below this may be read otherwise.
+        mend_conf: an earlier play's cards read below this may be read otherwise.
+        max_revisions: most readings weighed in one search, cheapest first.
+    """
+
+    def __init__(self, reader: PlayReader, matcher: CardMatcher, *, repair_conf: float,
+                 mend_conf: float, max_revisions: int) -> None:
+        self.reader = reader
+        self.matcher = matcher
+        self.repair_conf = repair_conf
+        self.mend_conf = mend_conf
+        self.max_revisions = max_revisions
+        self.tricks: list[Trick] = []
+        """The round's tricks, in order: the rules' checkpoint before each lead, and its
+        plays (none before the first play of a round)."""
+
+    @property
+    def recent(self) -> list[TrickPlay]:
+        """The plays of the current trick and the one before, in order."""
+        return [play for trick in self.tricks[-2:] for play in trick.plays]
+
+    def answered(self, seat: int) -> TrickPlay | None:
+        """The play a play from ``seat`` answers: the last of the trick in play, if another
+        seat made it and its cards lie there still (the trick is not gathered)."""
+        trick = self.tricks[-1] if self.tricks else None
+        if trick is None or not trick.plays or trick.gathered:
+            return None
+        answered = trick.plays[-1]
+        return None if answered.seat == seat else answered
+
+    def replayable_answered(self, seat: int) -> TrickPlay | None:
+        """:meth:`answered`, if the rules can replay the recent tricks from their first
+        checkpoint, for a reading of it to be weighed."""
+        answered = self.answered(seat)
+        replayable = answered is not None and self.tricks[-2:][0].checkpoint is not None
+        return answered if replayable else None
+
+    def last_plays_of_one_count(self) -> list[TrickPlay]:
+        """The last play of the trick in play and the plays before it read with its count,
+        without a break, in play order."""
+        plays = self.tricks[-1].plays
+        count = len(plays[-1].reading.cards)
+        same = itertools.takewhile(lambda play: len(play.reading.cards) == count, reversed(plays))
+        return list(same)[::-1]
+
+    def alternatives(self, play: TrickPlay) -> list[Reading]:
+        """``play``'s other readings with one card changed (read and faint cards never change:
+        worked out once)."""
+        if play.alternatives is None:
+            # A faint reading found on a card does not rewrite an earlier play: on the rendered
+            # games (seeds 101-170) it mended two right earlier plays and no wrong one.
+            play.alternatives = list(self.reader.readings(
+                play.read, play.faint, below=self.mend_conf, most=1, found_on=False))
+        return play.alternatives
+
+    def two_changes(self, play: TrickPlay) -> list[Reading]:
+        """``play``'s other readings with two cards changed: each of :meth:`alternatives`
+        with one card more changed, the cheapest way to each play (worked out once).
+
+        A lead laid as a tight fan may lose two strips at once, one missed, one misread
+        (4444444 read 44444 and an A): its answer's count tells, and only with both mended
+        does the lead take that answer."""
+        if play.two_changes is None:
+            cheapest: dict[str, Reading] = {}
+            for first in self.alternatives(play):
+                left = self.matcher.not_among(play.faint, first.taken)
+                for then in self.reader.readings(first.cards, left, below=self.mend_conf,
+                                                  most=1, found_on=False):
+                    key = format_play(then.cards.class_id)
+                    cost = first.cost + then.cost
+                    if key not in cheapest or cost < cheapest[key].cost:
+                        cheapest[key] = Reading(
+                            then.cards, taken=Detections.merge([first.taken, then.taken]),
+                            change=f"{first.change}; {then.change}", cost=cost)
+            play.two_changes = list(cheapest.values())
+        return play.two_changes
+
+    def round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
+                       two_changes: bool = False) -> list[tuple[Reading, int, TrickPlay]]:
+        """The other readings, one card changed (and two, :meth:`two_changes`, with
+        ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
+        (none when the round's tricks have no checkpoints)."""
+        if not self.tricks or self.tricks[0].checkpoint is None:
+            return []
+        return [(reading, k, play) for k, trick in enumerate(self.tricks)
+                if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
+                for reading in [*self.alternatives(play),
+                                *(self.two_changes(play) if two_changes else ())]]
+
+    def readings_going_out(self, left: dict[int, int]
+                           ) -> list[tuple[Reading, int, TrickPlay]]:
+        """The other readings (:meth:`round_readings`, one or two cards changed) of the
+        round's plays by the seats of ``left``, each with as many cards more as the rules hold
+        its seat to have ``left``: the seat out."""
+        return [(reading, k, play) for reading, k, play
+                in self.round_readings(of_seats=left, two_changes=True)
+                if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+
+    def revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
+                 than: float) -> list[tuple[TrickPlay, Reading]]:
+        """The cheapest other reading of one recent play (:attr:`recent`; the others as read)
+        after which the rules take every recent play and ``cards`` from ``seat`` as read, if
+        it costs less than ``than``: each recent play with its reading then (none if there is
+        no such reading). A seat's last play of the trick may also be read with the cards of
+        its seat among the ``later`` plays of the picture: laid late, seen only with the next
+        play (888 read as 88, its last 8 seen with the KKK answering it).
+
+        A play answering the lead must have the lead's count, so the plays after an unsure
+        lead are evidence about it: a lead read with one card too many or too few (or two
+        cards changed, :meth:`two_changes`) is mended by the plays that answer it, instead of
+        each answer losing or gaining cards. A seat's count is evidence too: a play read with a
+        card too many leaves the seat short for its next play, often in the next trick."""
+        tricks = self.tricks[-2:]
+        if not tricks or tricks[0].checkpoint is None:
+            return []
+        candidates = [(r, 0, p) for trick in tricks for p in trick.plays
+                      for r in self.alternatives(p)]
+        last_of_seat = {p.seat: p for p in tricks[-1].plays}
+        candidates += [(laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
+                       for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
+        answered = self.answered(seat)
+        if answered is not None:
+            candidates += [(r, 0, answered) for r in self.two_changes(answered)]
+        return self.recent_revised(prior, seat, cards, candidates, than=than)
+
+    def recent_revised(self, prior: Prior, seat: int, cards: str,
+                       candidates: list[tuple[Reading, int, TrickPlay]], *, than: float
+                       ) -> list[tuple[TrickPlay, Reading]]:
+        """Of the candidate readings of recent plays, costing less than ``than``, the
+        cheapest after which the rules take every recent play (the others as read) and
+        ``cards`` from ``seat``: each recent play with its reading then (none if there is no
+        such reading)."""
+        tricks = self.tricks[-2:]
+        found = self.cheapest_taken(prior, tricks, Replay(tricks, as_read=True), candidates,
+                                     (seat, cards), than=than)
+        if found is None:
+            return []
+        return [(play, found[1] if play is found[0] else Reading(play.read))
+                for play in self.recent]
+
+    def mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
+                             nearby: Detections) -> MendedPair | None:
+        """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
+        answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
+        take the recent plays as reported, the answered one so read, and then the new play
+        so read (``None`` if no pair does).
+
+        A lead read a card long and its answer a card short keep the right count apart from
+        each other, and neither mended alone is taken: 555 read 5555, answered by SJ 77 read
+        SJ 7 beside a faint 7. Refused, the answer leaves the rules a trick behind the table,
+        refusing each play after it as out of turn (eleven plays of a rendered game)."""
+        answered = self.replayable_answered(seat)
+        if answered is None:
+            return None
+        candidates = [(r, 0, answered) for r in self.alternatives(answered)]
+        if not candidates:
+            return None
+        cheapest_answered = min(r.cost for r, _, _ in candidates)
+        tricks = self.tricks[-2:]
+        replay = Replay(tricks)
+        best: MendedPair | None = None
+        own = sorted(self.reader.readings(cards, nearby, below=self.repair_conf),
+                     key=lambda r: r.cost)[:self.max_revisions]
+        for reading in own:
+            than = best.cost if best else np.inf
+            if reading.cost + cheapest_answered >= than:
+                break   # no later pair is cheaper
+            found = self.cheapest_taken(prior, tricks, replay, candidates,
+                                         (seat, format_play(reading.cards.class_id)),
+                                         than=than - reading.cost)
+            if found is not None:
+                best = MendedPair(answered, found[1], reading)
+        return best
+
+    def earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
+                         than: float) -> list[tuple[TrickPlay, Reading]]:
+        """The cheapest other reading of one play of an earlier trick of the round, with one
+        card fewer of a rank the new play holds (or one card fewer in all, when ``seat`` made
+        it and has fewer cards left than the new play holds), after which the rules take every
+        play since (as reported) and the new play ``class_ids`` from ``seat``, if it costs less
+        than ``than``: that play with its reading (none if there is no such reading).
+
+        A round deals each rank a fixed number of times, so a play refused for a rank the
+        deck has no more of shows that an earlier play of that rank was read with one too
+        many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid). A seat is
+        dealt a fixed number of cards too, so a play of more cards than the rules hold its
+        seat to have left shows that one of the seat's earlier plays was read with one too
+        many (six 3s for five shows when the seat lays its last pair)."""
+        if len(self.tricks) < 3:
+            return []
+        ranks = set(class_ids.tolist())
+        left = prior.cards_left(seat)
+        short = left is not None and len(class_ids) > left
+        candidates = []
+        for k, trick in enumerate(self.tricks[:-2]):
+            for play in trick.plays if trick.checkpoint is not None else ():
+                held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
+                candidates += [(r, k, play) for r in self.alternatives(play)
+                               if any(np.sum(r.cards.class_id == rank) < held[rank]
+                                      for rank in ranks)
+                               or (short and play.seat == seat
+                                   and len(r.cards) < len(play.reading.cards))]
+        found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
+                                     (seat, format_play(class_ids)), than=than)
+        return [found] if found is not None else []
+
+    def gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
+                          ) -> list[tuple[TrickPlay, Reading]]:
+        """The cheapest other reading of one play of the round by another seat that the rules
+        hold to one or two cards left, with those cards more (one or two cards changed: the
+        seat out), after which the rules take every play since (as reported) and ``cards``
+        from ``seat``, if it costs less than ``than``: that play with its reading (none if
+        there is no such reading).
+
+        A seat that went out with its last play read a card short is held by the rules to
+        that card, and to lead the trick it won, while the table plays on without it: each
+        play after refused (seat 4 went out with JJ read J beside a faint J, and the next 13
+        plays were held for "seat 4 leads this trick" until the end of the round)."""
+        left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
+        # At most two cards changed (_two_changes): a seat holding more is not out.
+        short = {other: count for other, count in left.items()
+                 if count is not None and 0 < count <= 2}
+        if not short:
+            return []
+        candidates = self.readings_going_out(short)
+        found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
+                                     (seat, cards), than=than)
+        return [found] if found is not None else []
+
+    def round_not_over(self, prior: Prior, seat: int, cards: str
+                       ) -> tuple[TrickPlay, Reading] | None:
+        """The reading of a play of the round the rules saw end with the last play after which
+        they take every play of it and ``cards`` from ``seat`` in it (``None``: none does).
+
+        The table deals no new round seconds after the last play: that play is of the round
+        the rules saw over, so one of its plays was read with a card too many (a seat went out
+        early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
+        does so is the one to correct."""
+        return self.cheapest_taken(prior, self.tricks, Replay(self.tricks),
+                                    self.round_readings(), (seat, cards), than=np.inf)
+
+    def cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, TrickPlay]]
+                      ) -> list[tuple[TrickPlay, Reading]]:
+        """Two of ``candidates``, plays of two seats, after which the rules take every play of
+        the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
+        readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
+        lead read a card short and its answer read so too leave two seats holding a card each
+        (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
+        pairs that do not end the round, and a replay of the round takes well under a
+        millisecond."""
+        by_seat: dict[int, list[tuple[Reading, int, TrickPlay]]] = {}
+        for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
+            by_seat.setdefault(candidate[2].seat, []).append(candidate)
+        cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
+        pairs = sorted(((a, b) for a, b in itertools.combinations(cheapest, 2)
+                        if a[2].seat != b[2].seat),
+                       key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
+                                       min(ab[0][2].seq, ab[1][2].seq)))
+        replay = Replay(self.tricks)
+        tried = pairs[:self.max_revisions ** 2]
+        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in tried:
+            k = min(k_a, k_b)
+            plays = replay.with_readings([(play_a, reading_a), (play_b, reading_b)],
+                                         from_trick=k)
+            if prior.round_over_after(self.tricks[k].checkpoint, plays):
+                return sorted([(play_a, reading_a), (play_b, reading_b)],
+                              key=lambda change: change[0].seq)
+        return []
+
+    def cheapest_taken(self, prior: Prior, tricks: Sequence[Trick], replay: Replay,
+                       candidates: list[tuple[Reading, int, TrickPlay]],
+                       new: tuple[int, str], *, than: float
+                       ) -> tuple[TrickPlay, Reading] | None:
+        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
+        cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
+        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
+        (see :meth:`cheapest`)."""
+        return self.cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
+                              items: prior.objection_from(checkpoint, [*items, new]) is None)
+
+    def cheapest(self, tricks: Sequence[Trick], replay: Replay,
+                 candidates: list[tuple[Reading, int, TrickPlay]], *, than: float,
+                 good: Callable[[Any, list[tuple[int, str] | None]], bool]
+                 ) -> tuple[TrickPlay, Reading] | None:
+        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
+        :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
+        the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
+        ``replay`` from trick ``k`` on, ``play`` in ``reading``."""
+        tried = sorted((c for c in candidates if c[0].cost < than),
+                       key=lambda c: (c[0].cost, c[2].seq))[:self.max_revisions]
+        for reading, k, play in tried:
+            if good(tricks[k].checkpoint, replay.with_reading(play, reading, from_trick=k)):
+                return play, reading
+        return None
+
+    def refresh_checkpoints(self, prior: Prior, *, after: list[TrickPlay]) -> None:
+        """Take the checkpoints of the tricks after the first of ``after``'s again, from its
+        trick's, by ``prior``, now that those plays read otherwise: they were taken with the
+        plays as reported then."""
+        first = next(k for k, trick in enumerate(self.tricks)
+                     if any(play is changed for play in trick.plays for changed in after))
+        for k in range(first + 1, len(self.tricks)):
+            before = self.tricks[k - 1]
+            if before.checkpoint is not None:
+                self.tricks[k].checkpoint = prior.advanced(before.checkpoint,
+                                                           Replay([before]).items)

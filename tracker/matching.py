@@ -7,13 +7,15 @@ the old one: the card is now partly covered), paired by an optimal assignment.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
 from vision.detections import Detections, box_area, box_inside, box_intersection
 
-__all__ = ["groups", "grown", "inside_alike", "match_boxes"]
+__all__ = ["CardMatcher", "groups", "grown", "inside_alike", "match_boxes"]
 
 
 def match_boxes(current: Detections, reference: Detections, *, iou: float,
@@ -101,3 +103,32 @@ def groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+@dataclass(frozen=True, slots=True)
+class CardMatcher:
+    """:func:`match_boxes` at one set of thresholds: when a card is one seen before.
+
+    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
+    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
+    >>> matcher = CardMatcher(iou=0.5, cover=0.8, same_place=0.85)
+    >>> len(matcher.not_among(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10])))
+    1
+    """
+
+    iou: float
+    """IoU from which two boxes of one rank are one card."""
+    cover: float
+    """Share of a box inside an earlier box of its rank from which it is that card, now
+    partly covered."""
+    same_place: float
+    """IoU from which two boxes are one card whatever ranks they were read as."""
+
+    def match(self, current: Detections, reference: Detections) -> NDArray[np.int_]:
+        """For each of ``current``, the index of the card of ``reference`` it is, or −1."""
+        return match_boxes(current, reference, iou=self.iou, cover=self.cover,
+                           same_place=self.same_place)
+
+    def not_among(self, cards: Detections, others: Detections) -> Detections:
+        """``cards`` less those that are cards of ``others``."""
+        return cards[self.match(cards, others) < 0]

@@ -108,18 +108,15 @@ answer refused).
 from __future__ import annotations
 
 import copy
-import itertools
-from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
-from tracker.history import MendedPair, Replay, Trick, TrickPlay, laid_late, taken_with
-from tracker.matching import groups, grown, inside_alike, match_boxes
+from tracker.history import MendedPair, Replay, RoundRecord, Trick, TrickPlay, taken_with
+from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes
 from tracker.prior import Event, Prior, round_open
 from tracker.readings import (
     PlayReader,
@@ -248,9 +245,9 @@ class PlaySegmenter:
         self.gather = gather or GatherRule()
         self.still_iou = still_iou
         self.memory_iou = memory_iou
-        self.memory_cover = memory_cover
-        self.reread_iou = reread_iou
         self.group_gap = group_gap
+        self.matcher = CardMatcher(iou=memory_iou, cover=memory_cover, same_place=reread_iou)
+        """When a card of a picture is a card remembered, or taken into a play already."""
         self.reader = PlayReader(memory_iou=memory_iou, faint_conf=faint_conf,
                                  second_choice_conf=second_choice_conf,
                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
@@ -271,10 +268,9 @@ class PlaySegmenter:
         self._looked_ahead = False   # the picture's commit was rehearsed (see ``look_ahead``)
         self._memory = Detections.empty()      # face-up cards of the current trick
         self._leftovers = Detections.empty()   # stragglers seen after a gather: never new
-        # The tricks of the round in play (a count gone wrong shows in the next trick, a rank
-        # read too often when the deck runs out of it): the rules' checkpoint before each
-        # lead, and its plays.
-        self._tricks: list[Trick] = []
+        # The tricks of the round in play, and the other readings of their plays.
+        self._round = RoundRecord(self.reader, self.matcher, repair_conf=self.repair_conf,
+                                  mend_conf=self.mend_conf, max_revisions=self.max_revisions)
         self._made = 0                           # events made: the last one's seq
         self._last_play_t: float | None = None   # when the last play was committed
         self._gap_judged = False                 # the round was judged in this spell without plays
@@ -385,7 +381,7 @@ class PlaySegmenter:
         unchanged_by_a_commit = {id(self.zones): self.zones, id(self.prior): self.prior,
                                  id(self.closer_count): self.closer_count,
                                  **{id(trick.checkpoint): trick.checkpoint
-                                    for trick in self._tricks}}
+                                    for trick in self._round.tricks}}
         copy.deepcopy(self, unchanged_by_a_commit)._commit(picture, faint, t, closer=closer)
 
     def finish(self) -> list[Event]:
@@ -393,13 +389,13 @@ class PlaySegmenter:
 
         A filmed round ends with its last play. When the rules still hold some seat to cards
         it never laid, and one play of the round read with one or two cards changed (see
-        :meth:`PlayReader.readings` and :meth:`_two_changes`), gaining the seat exactly those cards,
-        makes every play one the rules take and the round over, that play is corrected (held
-        for review); failing that, two plays of two seats so (:meth:`_cheapest_pair`). A play
-        read a card short with the missing card faint beside it often shows only here: a lead
-        of any count is taken, and what a seat keeps is asked of nobody until the round should
-        end (its last two jacks led as J, a faint J beside them; seven 4s led as five, two
-        faint 4s beside them)."""
+        :meth:`PlayReader.readings` and :meth:`RoundRecord.two_changes`), gaining the seat
+        exactly those cards, makes every play one the rules take and the round over, that play
+        is corrected (held for review); failing that, two plays of two seats so
+        (:meth:`RoundRecord.cheapest_pair`). A play read a card short with the missing card
+        faint beside it often shows only here: a lead of any count is taken, and what a seat
+        keeps is asked of nobody until the round should end (its last two jacks led as J, a
+        faint J beside them; seven 4s led as five, two faint 4s beside them)."""
         return self._end_of_round("the stream ended")
 
     def _spell_without_plays(self, t: float) -> bool:
@@ -415,16 +411,17 @@ class PlaySegmenter:
         """The corrections that end the round in play, judged because ``why`` says it should
         be over (see :meth:`finish`)."""
         prior = self._rules()
-        if prior is None or not self._tricks or self._tricks[0].checkpoint is None:
+        if prior is None or not self._round.tricks or self._round.tricks[0].checkpoint is None:
             return []   # nothing to weigh: the rules' counts are not asked
         left = {seat: prior.cards_left(seat) for seat in range(SEAT_COUNT)}
         if None in left.values():   # no round in play, or it is over
             return []
-        candidates = self._readings_going_out({seat: count for seat, count in left.items()
-                                               if count})
-        found = self._cheapest(self._tricks, Replay(self._tricks), candidates, than=np.inf,
-                               good=prior.round_over_after)
-        changes = [found] if found is not None else self._cheapest_pair(prior, candidates)
+        candidates = self._round.readings_going_out({seat: count for seat, count in left.items()
+                                                     if count})
+        tricks = self._round.tricks
+        found = self._round.cheapest(tricks, Replay(tricks), candidates, than=np.inf,
+                                     good=prior.round_over_after)
+        changes = [found] if found is not None else self._round.cheapest_pair(prior, candidates)
         if not changes:
             return []
         events, _ = self._revise(changes, after=f"{why} with " + " and ".join(
@@ -432,39 +429,11 @@ class PlaySegmenter:
             for seat in sorted({play.seat for play, _ in changes})))
         trick_of = {id(play): k for _, k, play in candidates}
         for play, reading in changes:
-            if not any(trick.gathered for trick in self._tricks[trick_of[id(play)]:]):
+            if not any(trick.gathered for trick in self._round.tricks[trick_of[id(play)]:]):
                 # its cards lie there still
                 self._memory = Detections.merge([self._memory, reading.taken])
         self._feed_deal(events)
         return events
-
-    def _cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, TrickPlay]]
-                       ) -> list[tuple[TrickPlay, Reading]]:
-        """Two of ``candidates``, plays of two seats, after which the rules take every play of
-        the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
-        readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
-        lead read a card short and its answer read so too leave two seats holding a card each
-        (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
-        pairs that do not end the round, and a replay of the round takes well under a
-        millisecond."""
-        by_seat: dict[int, list[tuple[Reading, int, TrickPlay]]] = {}
-        for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
-            by_seat.setdefault(candidate[2].seat, []).append(candidate)
-        cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
-        pairs = sorted(((a, b) for a, b in itertools.combinations(cheapest, 2)
-                        if a[2].seat != b[2].seat),
-                       key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
-                                       min(ab[0][2].seq, ab[1][2].seq)))
-        replay = Replay(self._tricks)
-        tried = pairs[:self.max_revisions ** 2]
-        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in tried:
-            k = min(k_a, k_b)
-            plays = replay.with_readings([(play_a, reading_a), (play_b, reading_b)],
-                                         from_trick=k)
-            if prior.round_over_after(self._tricks[k].checkpoint, plays):
-                return sorted([(play_a, reading_a), (play_b, reading_b)],
-                              key=lambda change: change[0].seq)
-        return []
 
     # -- committing a stable picture -------------------------------------------------------
 
@@ -472,8 +441,7 @@ class PlaySegmenter:
         """The stable picture's face-up cards ``current`` sorted against what the segmenter
         remembers (nothing changed: :meth:`_commit` acts on it, and so does a rehearsal's
         copy, which remembers the same)."""
-        known = match_boxes(current, self._memory, iou=self.memory_iou, cover=self.memory_cover,
-                            same_place=self.reread_iou)
+        known = self.matcher.match(current, self._memory)
         seen_before = known >= 0
         gathered = self.gather.gathered(remembered=len(self._memory),
                                         still_visible=int(seen_before.sum()))
@@ -483,9 +451,8 @@ class PlaySegmenter:
             leftovers = self._leftovers
             # A remembered card found twice, its whole box and a piece of it inside that box,
             # is one card: the piece is no new card.
-            seen_before |= inside_alike(current, current[seen_before], self.memory_cover)
-        stray = (match_boxes(current, leftovers, iou=self.memory_iou, cover=self.memory_cover,
-                             same_place=self.reread_iou) >= 0
+            seen_before |= inside_alike(current, current[seen_before], self.matcher.cover)
+        stray = (self.matcher.match(current, leftovers) >= 0
                  if len(leftovers) else np.zeros(len(current), bool))
         return _Sorted(current=current, known=known, gathered=gathered,
                        stragglers=current[stray], new=current[~(seen_before | stray)])
@@ -500,8 +467,8 @@ class PlaySegmenter:
                 "conf": self.gather.confidence(remembered=len(self._memory),
                                                still_visible=picture.still_visible)}))
             self._memory = Detections.empty()
-            if self._tricks:
-                self._tricks[-1].gathered = True
+            if self._round.tricks:
+                self._round.tricks[-1].gathered = True
         else:
             # What is seen of a remembered card replaces its old box: a card later laid on
             # top of it is then told apart by place, not confused with the covered one.
@@ -517,20 +484,20 @@ class PlaySegmenter:
             opening = self._new_deal(*plays[0]) if plays else None
             if opening is not None:
                 events.append(self._numbered({**opening, "t": round(t, 3)}))
-                self._tricks = []
+                self._round.tricks = []
                 self._feed_deal(events[-1:])
             prior = self._rules()
             for i, (seat, members) in enumerate(plays):
                 # Cards taken into an earlier play of the picture (laid late, or found faintly
                 # before) are its cards, not a play.
-                members = self._not_taken(members, taken)
+                members = self.matcher.not_among(members, taken)
                 if not len(members):
                     continue
                 if i and self._stray(prior, seat, members, swept=picture.gathered):
                     self._leftovers = Detections.merge([self._leftovers, members])
                     continue
                 later = {other: rest for other, cards in plays[i + 1:]
-                         if len(rest := self._not_taken(cards, taken))}
+                         if len(rest := self.matcher.not_among(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
                                                   together=len(plays) > 1, faint=faint,
                                                   first=i == 0, later=later, current=current,
@@ -574,39 +541,6 @@ class PlaySegmenter:
         since_last = t - self._last_play_t
         return since_last if since_last < self.round_gap else None
 
-    def _round_not_over(self, prior: Prior, seat: int, cards: str
-                        ) -> tuple[TrickPlay, Reading] | None:
-        """The reading of a play of the round the rules saw end with the last play after which
-        they take every play of it and ``cards`` from ``seat`` in it (``None``: none does).
-
-        The table deals no new round seconds after the last play: that play is of the round
-        the rules saw over, so one of its plays was read with a card too many (a seat went out
-        early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
-        does so is the one to correct."""
-        return self._cheapest_taken(prior, self._tricks, Replay(self._tricks),
-                                    self._round_readings(), (seat, cards), than=np.inf)
-
-    def _round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
-                        two_changes: bool = False) -> list[tuple[Reading, int, TrickPlay]]:
-        """The other readings, one card changed (and two, :meth:`_two_changes`, with
-        ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
-        (none when the round's tricks have no checkpoints)."""
-        if not self._tricks or self._tricks[0].checkpoint is None:
-            return []
-        return [(reading, k, play) for k, trick in enumerate(self._tricks)
-                if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
-                for reading in [*self._alternatives(play),
-                                *(self._two_changes(play) if two_changes else ())]]
-
-    def _readings_going_out(self, left: dict[int, int]
-                            ) -> list[tuple[Reading, int, TrickPlay]]:
-        """The other readings (:meth:`_round_readings`, one or two cards changed) of the
-        round's plays by the seats of ``left``, each with as many cards more as the rules hold
-        its seat to have ``left``: the seat out."""
-        return [(reading, k, play) for reading, k, play
-                in self._round_readings(of_seats=left, two_changes=True)
-                if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
-
     def _feed_deal(self, events: list[Event]) -> None:
         """Let a new deal's rules hear of ``events`` (plays, corrections, rounds: no caller keeps
         them). Collects are not passed on: on the rendered games of two rounds that cost a
@@ -623,11 +557,6 @@ class PlaySegmenter:
                 and (not round_open(prior) or prior.round_number() != self._stale_round)):
             self._stale_round = self._deal = None
         return self._deal if self._stale_round is not None else prior
-
-    def _not_taken(self, cards: Detections, taken: Detections) -> Detections:
-        """``cards`` less those that are cards ``taken`` into a play already."""
-        return cards[match_boxes(cards, taken, iou=self.memory_iou, cover=self.memory_cover,
-                                 same_place=self.reread_iou) < 0]
 
     def _set_aside_strays(self, plays: list[tuple[int, Detections]], *, swept: bool
                           ) -> list[tuple[int, Detections]]:
@@ -658,11 +587,9 @@ class PlaySegmenter:
 
     def _where_faint_cards_lay(self, cards: Detections) -> bool:
         """Whether each of ``cards`` lies where a faint card lay beside a play of the trick."""
-        faint = Detections.merge([play.faint for play in self._tricks[-1].plays]
-                                 if self._tricks else [])
-        return len(faint) > 0 and bool(
-            (match_boxes(cards, faint, iou=self.memory_iou, cover=self.memory_cover,
-                         same_place=self.reread_iou) >= 0).all())
+        faint = Detections.merge([play.faint for play in self._round.tricks[-1].plays]
+                                 if self._round.tricks else [])
+        return len(faint) > 0 and bool((self.matcher.match(cards, faint) >= 0).all())
 
     def _faint_candidates(self, faint: Detections) -> Detections:
         """The faint cards that may be cards of a new play: neither remembered nor a
@@ -674,10 +601,9 @@ class PlaySegmenter:
         if not len(faint):
             return faint
         ignored = Detections.merge([self._memory, self._leftovers])
-        remembered = match_boxes(faint, ignored, iou=self.memory_iou, cover=self.memory_cover,
-                                 same_place=self.reread_iou) >= 0
+        remembered = self.matcher.match(faint, ignored) >= 0
         surer = faint.confidence[:, None] < faint.confidence[None, :]
-        on_it = ((box_inside(faint.xyxy, faint.xyxy) >= self.memory_cover)
+        on_it = ((box_inside(faint.xyxy, faint.xyxy) >= self.matcher.cover)
                  | (box_iou(faint.xyxy, faint.xyxy) >= self.memory_iou))
         again = (surer & on_it).any(axis=1)
         return faint[~(remembered | again)]
@@ -736,19 +662,20 @@ class PlaySegmenter:
         revised_taken = Detections.empty()
         since_last = self._too_soon_for_a_deal(t) if opening is not None else None
         if prior is not None and since_last is not None:
-            ended_early = self._round_not_over(prior, seat, text)
+            ended_early = self._round.round_not_over(prior, seat, text)
             if ended_early is not None:
                 opening = None
-                self._tricks.append(Trick(prior.checkpoint()))   # brought up to date by _revise
+                # brought up to date by _revise
+                self._round.tricks.append(Trick(prior.checkpoint()))
                 unended, revised_taken = self._revise(
                     [ended_early], after=f"seat {seat} played {text} {since_last:.0f} s after "
                                          f"the round's last play")
                 events += unended
         if opening is not None:
             events.append(self._numbered({**opening, "t": round(t, 3)}))
-            self._tricks = []   # a new deal: the plays before say nothing of this round's
-        if prior is not None and not unended and (not self._tricks or prior.leads(seat)):
-            self._tricks.append(Trick(prior.checkpoint()))
+            self._round.tricks = []   # a new deal: the plays before say nothing of this round's
+        if prior is not None and not unended and (not self._round.tricks or prior.leads(seat)):
+            self._round.tricks.append(Trick(prior.checkpoint()))
         read, reading = cards, Reading(cards)
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
@@ -773,7 +700,7 @@ class PlaySegmenter:
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
-            nearby = self._not_taken(nearby, counted)
+            nearby = self.matcher.not_among(nearby, counted)
         reasons = []
         if together:
             reasons.append("several plays landed at once")
@@ -804,12 +731,12 @@ class PlaySegmenter:
                         "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
-        doubted = self._answered(seat) if objection and not revision else None
+        doubted = self._round.answered(seat) if objection and not revision else None
         if doubted is not None and len(cards) != len(doubted.reading.cards):
             # Either may be read short or long (6666 read 666, the answer SJ AAA refused), and
             # so may each play of the trick that the doubted one agrees with: every answer's
             # count was read against the play before it (25 led read 5, then JJ read J).
-            for play in self._last_plays_of_one_count():   # doubted the last of them
+            for play in self._round.last_plays_of_one_count():   # doubted the last of them
                 if not play.held:
                     which = ("it" if play is doubted
                              else f"seat {doubted.seat}'s play of this trick")
@@ -818,10 +745,9 @@ class PlaySegmenter:
                         f"{len(cards)} cards, refused: either count may be off"))
         events.append(self._numbered(event))
         if prior is not None:
-            self._tricks[-1].plays.append(TrickPlay(event["seq"], seat, round(t, 3), read=read,
-                                                 faint=nearby, reading=reading,
-                                                 count_in_doubt=bool(len(doubtful)),
-                                                 held=event["review"]))
+            self._round.tricks[-1].plays.append(TrickPlay(
+                event["seq"], seat, round(t, 3), read=read, faint=nearby, reading=reading,
+                count_in_doubt=bool(len(doubtful)), held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
 
     def _gained_closer(self, prior: Prior | None, seat: int, cards: Detections, *,
@@ -856,11 +782,11 @@ class PlaySegmenter:
         closer for the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the
         zone of the play it answers is read closer for that play's count
         (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
-        its own, or the play it answers mended with it (:meth:`_mended_with_answered`),
-        against one earlier play read otherwise (:meth:`_revision`,
-        :meth:`_earlier_revision`, :meth:`_gone_out_revision`). With neither, the play it
-        answers is read again from the ``closer`` views (:meth:`_answered_read_closer`)
-        before the pair is taken."""
+        its own, or the play it answers mended with it
+        (:meth:`RoundRecord.mended_with_answered`), against one earlier play read otherwise
+        (:meth:`RoundRecord.revision`, :meth:`RoundRecord.earlier_revision`,
+        :meth:`RoundRecord.gone_out_revision`). With neither, the play it answers is read again
+        from the ``closer`` views (:meth:`_answered_read_closer`) before the pair is taken."""
         text = format_play(cards.class_id)
         revision: list[tuple[TrickPlay, Reading]] = []
         pair: MendedPair | None = None
@@ -877,12 +803,12 @@ class PlaySegmenter:
                 prior, seat, text, current, closer)):
             repair = None   # evidence about the play answered: this one stands as read
         else:
-            pair = None if repair else self._mended_with_answered(prior, seat, cards, nearby)
+            pair = None if repair else self._round.mended_with_answered(prior, seat, cards, nearby)
             than = repair.cost if repair else pair.cost if pair else np.inf
-            revision = (self._revision(prior, seat, text, later=later, than=sum(
-                p.reading.cost for p in self._recent) + than)
-                or self._earlier_revision(prior, seat, cards.class_id, than=than)
-                or self._gone_out_revision(prior, seat, text, than=than))
+            revision = (self._round.revision(prior, seat, text, later=later, than=sum(
+                p.reading.cost for p in self._round.recent) + than)
+                or self._round.earlier_revision(prior, seat, cards.class_id, than=than)
+                or self._round.gone_out_revision(prior, seat, text, than=than))
             if revision:   # an earlier play mended, this one stands as read
                 repair = None
         if not revision and repair is None and closer is not None:
@@ -931,72 +857,11 @@ class PlaySegmenter:
         against the lead's, so a fan missing a strip goes unremarked after a lead missing one
         (33333 read 3333 with a faint 3 beside it, then 77777 answering it read 7777 at 0.54:
         on 90 rendered games, 135 answers held so, one of them wrong: none wrong is left unheld)."""
-        answered = self._answered(seat)
+        answered = self._round.answered(seat)
         if (answered is None or not answered.count_in_doubt
                 or len(answered.reading.cards) != len(cards)):
             return None
         return answered
-
-    def _answered(self, seat: int) -> TrickPlay | None:
-        """The play a play from ``seat`` answers: the last of the trick in play, if another
-        seat made it and its cards lie there still (the trick is not gathered)."""
-        trick = self._tricks[-1] if self._tricks else None
-        if trick is None or not trick.plays or trick.gathered:
-            return None
-        answered = trick.plays[-1]
-        return None if answered.seat == seat else answered
-
-    def _replayable_answered(self, seat: int) -> TrickPlay | None:
-        """:meth:`_answered`, if the rules can replay the recent tricks from their first
-        checkpoint, for a reading of it to be weighed."""
-        answered = self._answered(seat)
-        replayable = answered is not None and self._tricks[-2:][0].checkpoint is not None
-        return answered if replayable else None
-
-    def _last_plays_of_one_count(self) -> list[TrickPlay]:
-        """The last play of the trick in play and the plays before it read with its count,
-        without a break, in play order."""
-        plays = self._tricks[-1].plays
-        count = len(plays[-1].reading.cards)
-        same = itertools.takewhile(lambda play: len(play.reading.cards) == count, reversed(plays))
-        return list(same)[::-1]
-
-    @property
-    def _recent(self) -> list[TrickPlay]:
-        """The plays of the current trick and the one before, in order."""
-        return [play for trick in self._tricks[-2:] for play in trick.plays]
-
-    def _alternatives(self, play: TrickPlay) -> list[Reading]:
-        """``play``'s other readings with one card changed (read and faint cards never change:
-        worked out once)."""
-        if play.alternatives is None:
-            # A faint reading found on a card does not rewrite an earlier play: on the rendered
-            # games (seeds 101-170) it mended two right earlier plays and no wrong one.
-            play.alternatives = list(self.reader.readings(
-                play.read, play.faint, below=self.mend_conf, most=1, found_on=False))
-        return play.alternatives
-
-    def _two_changes(self, play: TrickPlay) -> list[Reading]:
-        """``play``'s other readings with two cards changed: each of :meth:`_alternatives`
-        with one card more changed, the cheapest way to each play (worked out once).
-
-        A lead laid as a tight fan may lose two strips at once, one missed, one misread
-        (4444444 read 44444 and an A): its answer's count tells, and only with both mended
-        does the lead take that answer."""
-        if play.two_changes is None:
-            cheapest: dict[str, Reading] = {}
-            for first in self._alternatives(play):
-                left = self._not_taken(play.faint, first.taken)
-                for then in self.reader.readings(first.cards, left, below=self.mend_conf,
-                                                  most=1, found_on=False):
-                    key = format_play(then.cards.class_id)
-                    cost = first.cost + then.cost
-                    if key not in cheapest or cost < cheapest[key].cost:
-                        cheapest[key] = Reading(
-                            then.cards, taken=Detections.merge([first.taken, then.taken]),
-                            change=f"{first.change}; {then.change}", cost=cost)
-            play.two_changes = list(cheapest.values())
-        return play.two_changes
 
     def _numbered(self, event: Event) -> Event:
         """``event`` with the next ``seq``: what a correction names in ``fixes``."""
@@ -1004,65 +869,23 @@ class PlaySegmenter:
         event["seq"] = self._made
         return event
 
-    def _revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
-                  than: float) -> list[tuple[TrickPlay, Reading]]:
-        """The cheapest other reading of one recent play (:attr:`_recent`; the others as read)
-        after which the rules take every recent play and ``cards`` from ``seat`` as read, if
-        it costs less than ``than``: each recent play with its reading then (none if there is
-        no such reading). A seat's last play of the trick may also be read with the cards of
-        its seat among the ``later`` plays of the picture: laid late, seen only with the next
-        play (888 read as 88, its last 8 seen with the KKK answering it).
-
-        A play answering the lead must have the lead's count, so the plays after an unsure
-        lead are evidence about it: a lead read with one card too many or too few (or two
-        cards changed, :meth:`_two_changes`) is mended by the plays that answer it, instead of
-        each answer losing or gaining cards. A seat's count is evidence too: a play read with a
-        card too many leaves the seat short for its next play, often in the next trick."""
-        tricks = self._tricks[-2:]
-        if not tricks or tricks[0].checkpoint is None:
-            return []
-        candidates = [(r, 0, p) for trick in tricks for p in trick.plays
-                      for r in self._alternatives(p)]
-        last_of_seat = {p.seat: p for p in tricks[-1].plays}
-        candidates += [(laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
-                       for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
-        answered = self._answered(seat)
-        if answered is not None:
-            candidates += [(r, 0, answered) for r in self._two_changes(answered)]
-        return self._recent_revised(prior, seat, cards, candidates, than=than)
-
-    def _recent_revised(self, prior: Prior, seat: int, cards: str,
-                        candidates: list[tuple[Reading, int, TrickPlay]], *, than: float
-                        ) -> list[tuple[TrickPlay, Reading]]:
-        """Of the candidate readings of recent plays, costing less than ``than``, the
-        cheapest after which the rules take every recent play (the others as read) and
-        ``cards`` from ``seat``: each recent play with its reading then (none if there is no
-        such reading)."""
-        tricks = self._tricks[-2:]
-        found = self._cheapest_taken(prior, tricks, Replay(tricks, as_read=True), candidates,
-                                     (seat, cards), than=than)
-        if found is None:
-            return []
-        return [(play, found[1] if play is found[0] else Reading(play.read))
-                for play in self._recent]
-
     def _answered_read_closer(self, prior: Prior, seat: int, cards: str, closer: CloserLook
                               ) -> list[tuple[TrickPlay, Reading]]:
         """The play that ``cards`` from ``seat`` answers (the trick's last), read again from
         closer views of its zone, each view in turn (:meth:`_closer_readings`): the first view's
         cheapest reading after which the rules take every recent play and the new one (see
-        :meth:`_recent_revised`), or none.
+        :meth:`RoundRecord.recent_revised`), or none.
 
         A card read surely as another rank leaves no other reading to weigh, and the rules
         refuse only the play after it (an 8 led, read as a 9 at 0.77 with a ten its second
         choice, then answered by a 9, the seventeenth of the round). Its cards lie there still,
         and enlarged they are most often read otherwise (the 8 at 1.3 times, 0.39)."""
-        answered = self._replayable_answered(seat)
+        answered = self._round.replayable_answered(seat)
         if answered is None:
             return []
         views = closer(answered.seat)
         for i in range(len(views)):
-            revision = self._recent_revised(
+            revision = self._round.recent_revised(
                 prior, seat, cards,
                 [(r, 0, answered) for r in self._closer_readings(answered, views[i])], than=np.inf)
             if revision:
@@ -1076,13 +899,13 @@ class PlaySegmenter:
         of each of its ranks that most closer views of its zone give
         (:meth:`CloserCount.recounted`, setting aside only cards read below ``mend_conf``); if
         the rules then take every recent play and ``cards`` as read, each recent play with its
-        reading (see :meth:`_recent_revised`), else none.
+        reading (see :meth:`RoundRecord.recent_revised`), else none.
 
         What most views count is evidence, as a refused answer's own zone read closer is
         (:meth:`_recounted_for_rules`), where the cheapest other reading is a guess: 7777 led,
         read 77777 with a box on no card at 0.36, and JJJJ answering it, refused, were taken
         with a faint J beside the answer, while all three views count four 7s."""
-        answered = self._replayable_answered(seat)
+        answered = self._round.replayable_answered(seat)
         if answered is None:
             return []
         reading = self.closer_count.recounted(answered.reading.cards, answered.seat,
@@ -1090,41 +913,7 @@ class PlaySegmenter:
                                               below=self.mend_conf)
         if reading is None:
             return []
-        return self._recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
-
-    def _mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
-                              nearby: Detections) -> MendedPair | None:
-        """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
-        answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
-        take the recent plays as reported, the answered one so read, and then the new play
-        so read (``None`` if no pair does).
-
-        A lead read a card long and its answer a card short keep the right count apart from
-        each other, and neither mended alone is taken: 555 read 5555, answered by SJ 77 read
-        SJ 7 beside a faint 7. Refused, the answer leaves the rules a trick behind the table,
-        refusing each play after it as out of turn (eleven plays of a rendered game)."""
-        answered = self._replayable_answered(seat)
-        if answered is None:
-            return None
-        candidates = [(r, 0, answered) for r in self._alternatives(answered)]
-        if not candidates:
-            return None
-        cheapest_answered = min(r.cost for r, _, _ in candidates)
-        tricks = self._tricks[-2:]
-        replay = Replay(tricks)
-        best: MendedPair | None = None
-        own = sorted(self.reader.readings(cards, nearby, below=self.repair_conf),
-                     key=lambda r: r.cost)[:self.max_revisions]
-        for reading in own:
-            than = best.cost if best else np.inf
-            if reading.cost + cheapest_answered >= than:
-                break   # no later pair is cheaper
-            found = self._cheapest_taken(prior, tricks, replay, candidates,
-                                         (seat, format_play(reading.cards.class_id)),
-                                         than=than - reading.cost)
-            if found is not None:
-                best = MendedPair(answered, found[1], reading)
-        return best
+        return self._round.recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
@@ -1140,87 +929,6 @@ class PlaySegmenter:
                         f"(conf {score:.3f}), as its zone read closer does"),
                 cost=1 + float(cards.confidence[i]) - score))
         return readings
-
-    def _earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
-                          than: float) -> list[tuple[TrickPlay, Reading]]:
-        """The cheapest other reading of one play of an earlier trick of the round, with one
-        card fewer of a rank the new play holds (or one card fewer in all, when ``seat`` made
-        it and has fewer cards left than the new play holds), after which the rules take every
-        play since (as reported) and the new play ``class_ids`` from ``seat``, if it costs less
-        than ``than``: that play with its reading (none if there is no such reading).
-
-        A round deals each rank a fixed number of times, so a play refused for a rank the
-        deck has no more of shows that an earlier play of that rank was read with one too
-        many (a queen read as a 2 in 22QQ shows when the seventeenth 2 is laid). A seat is
-        dealt a fixed number of cards too, so a play of more cards than the rules hold its
-        seat to have left shows that one of the seat's earlier plays was read with one too
-        many (six 3s for five shows when the seat lays its last pair)."""
-        if len(self._tricks) < 3:
-            return []
-        ranks = set(class_ids.tolist())
-        left = prior.cards_left(seat)
-        short = left is not None and len(class_ids) > left
-        candidates = []
-        for k, trick in enumerate(self._tricks[:-2]):
-            for play in trick.plays if trick.checkpoint is not None else ():
-                held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
-                candidates += [(r, k, play) for r in self._alternatives(play)
-                               if any(np.sum(r.cards.class_id == rank) < held[rank]
-                                      for rank in ranks)
-                               or (short and play.seat == seat
-                                   and len(r.cards) < len(play.reading.cards))]
-        found = self._cheapest_taken(prior, self._tricks, Replay(self._tricks), candidates,
-                                     (seat, format_play(class_ids)), than=than)
-        return [found] if found is not None else []
-
-    def _gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
-                           ) -> list[tuple[TrickPlay, Reading]]:
-        """The cheapest other reading of one play of the round by another seat that the rules
-        hold to one or two cards left, with those cards more (one or two cards changed: the
-        seat out), after which the rules take every play since (as reported) and ``cards``
-        from ``seat``, if it costs less than ``than``: that play with its reading (none if
-        there is no such reading).
-
-        A seat that went out with its last play read a card short is held by the rules to
-        that card, and to lead the trick it won, while the table plays on without it: each
-        play after refused (seat 4 went out with JJ read J beside a faint J, and the next 13
-        plays were held for "seat 4 leads this trick" until the end of the round)."""
-        left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
-        # At most two cards changed (_two_changes): a seat holding more is not out.
-        short = {other: count for other, count in left.items()
-                 if count is not None and 0 < count <= 2}
-        if not short:
-            return []
-        candidates = self._readings_going_out(short)
-        found = self._cheapest_taken(prior, self._tricks, Replay(self._tricks), candidates,
-                                     (seat, cards), than=than)
-        return [found] if found is not None else []
-
-    def _cheapest_taken(self, prior: Prior, tricks: Sequence[Trick], replay: Replay,
-                        candidates: list[tuple[Reading, int, TrickPlay]],
-                        new: tuple[int, str], *, than: float
-                        ) -> tuple[TrickPlay, Reading] | None:
-        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
-        cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
-        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
-        (see :meth:`_cheapest`)."""
-        return self._cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
-                              items: prior.objection_from(checkpoint, [*items, new]) is None)
-
-    def _cheapest(self, tricks: Sequence[Trick], replay: Replay,
-                  candidates: list[tuple[Reading, int, TrickPlay]], *, than: float,
-                  good: Callable[[Any, list[tuple[int, str] | None]], bool]
-                  ) -> tuple[TrickPlay, Reading] | None:
-        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
-        :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
-        the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
-        ``replay`` from trick ``k`` on, ``play`` in ``reading``."""
-        tried = sorted((c for c in candidates if c[0].cost < than),
-                       key=lambda c: (c[0].cost, c[2].seq))[:self.max_revisions]
-        for reading, k, play in tried:
-            if good(tricks[k].checkpoint, replay.with_reading(play, reading, from_trick=k)):
-                return play, reading
-        return None
 
     def _revise(self, changes: list[tuple[TrickPlay, Reading]], *, after: str
                 ) -> tuple[list[Event], Detections]:
@@ -1239,21 +947,9 @@ class PlaySegmenter:
             events.append(self._correction(play, new.cards,
                                            f"revised when {after}: {new.change or 'as read'}"))
         if changed:
-            self._refresh_checkpoints(after=changed)
+            assert self.prior is not None   # corrections are weighed by the rules alone
+            self._round.refresh_checkpoints(self.prior, after=changed)
         return events, Detections.merge(taken)
-
-    def _refresh_checkpoints(self, *, after: list[TrickPlay]) -> None:
-        """Take the checkpoints of the tricks after the first of ``after``'s again, from its
-        trick's, now that those plays read otherwise: they were taken with the plays as
-        reported then."""
-        assert self.prior is not None
-        first = next(k for k, trick in enumerate(self._tricks)
-                     if any(play is changed for play in trick.plays for changed in after))
-        for k in range(first + 1, len(self._tricks)):
-            before = self._tricks[k - 1]
-            if before.checkpoint is not None:
-                self._tricks[k].checkpoint = self.prior.advanced(before.checkpoint,
-                                                                 Replay([before]).items)
 
     def _faint_beside(self, seat: int, cards: Detections, faint: Detections) -> list[int]:
         """The faint cards lying with the play in its seat's zone, or on one of its cards
@@ -1299,5 +995,3 @@ class _Sorted:
     def still_visible(self) -> int:
         """Remembered cards seen in the picture."""
         return int(np.sum(self.known >= 0))
-
-
