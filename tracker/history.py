@@ -198,7 +198,7 @@ class RoundRecord:
             for first in self.alternatives(play):
                 left = self.matcher.not_among(play.faint, first.taken)
                 for then in self.reader.readings(first.cards, left, below=self.mend_conf,
-                                                  most=1, found_on=False):
+                                                 most=1, found_on=False):
                     key = format_play(then.cards.class_id)
                     cost = first.cost + then.cost
                     if key not in cheapest or cost < cheapest[key].cost:
@@ -265,7 +265,7 @@ class RoundRecord:
         such reading)."""
         tricks = self.tricks[-2:]
         found = self.cheapest_taken(prior, tricks, Replay(tricks, as_read=True), candidates,
-                                     (seat, cards), than=than)
+                                    (seat, cards), than=than)
         if found is None:
             return []
         return [(play, found[1] if play is found[0] else Reading(play.read))
@@ -299,7 +299,7 @@ class RoundRecord:
             if reading.cost + cheapest_answered >= than:
                 break   # no later pair is cheaper
             found = self.cheapest_taken(prior, tricks, replay, candidates,
-                                         (seat, format_play(reading.cards.class_id)),
+                                        (seat, format_play(reading.cards.class_id)),
                                          than=than - reading.cost)
             if found is not None:
                 best = MendedPair(answered, found[1], reading)
@@ -334,7 +334,7 @@ class RoundRecord:
                                or (short and play.seat == seat
                                    and len(r.cards) < len(play.reading.cards))]
         found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
-                                     (seat, format_play(class_ids)), than=than)
+                                    (seat, format_play(class_ids)), than=than)
         return [found] if found is not None else []
 
     def gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
@@ -350,14 +350,14 @@ class RoundRecord:
         play after refused (seat 4 went out with JJ read J beside a faint J, and the next 13
         plays were held for "seat 4 leads this trick" until the end of the round)."""
         left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
-        # At most two cards changed (_two_changes): a seat holding more is not out.
+        # At most two cards changed (two_changes): a seat holding more is not out.
         short = {other: count for other, count in left.items()
                  if count is not None and 0 < count <= 2}
         if not short:
             return []
         candidates = self.readings_going_out(short)
         found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
-                                     (seat, cards), than=than)
+                                    (seat, cards), than=than)
         return [found] if found is not None else []
 
     def round_not_over(self, prior: Prior, seat: int, cards: str
@@ -370,7 +370,7 @@ class RoundRecord:
         early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
         does so is the one to correct."""
         return self.cheapest_taken(prior, self.tricks, Replay(self.tricks),
-                                    self.round_readings(), (seat, cards), than=np.inf)
+                                   self.round_readings(), (seat, cards), than=np.inf)
 
     def cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, TrickPlay]]
                       ) -> list[tuple[TrickPlay, Reading]]:
@@ -409,7 +409,7 @@ class RoundRecord:
         checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
         (see :meth:`cheapest`)."""
         return self.cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
-                              items: prior.objection_from(checkpoint, [*items, new]) is None)
+                             items: prior.objection_from(checkpoint, [*items, new]) is None)
 
     def cheapest(self, tricks: Sequence[Trick], replay: Replay,
                  candidates: list[tuple[Reading, int, TrickPlay]], *, than: float,
