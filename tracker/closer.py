@@ -6,9 +6,14 @@ card of it read unsurely), the caller reads the play's zone again at a few enlar
 (:class:`CloserViews`, read only when first asked for), and :class:`CloserCount` weighs them:
 what most views count is evidence, where another reading the rules would take is a guess.
 
->>> import numpy as np
->>> agreed_count(np.array([[1, 0], [1, 0]]), 3).tolist()   # two of three views agree
-[1, 0]
+Each view costs a detector run, so views are read in turn, only as far as asked for:
+
+>>> read = []
+>>> views = ViewsOnDemand(lambda index: read.append(index) or Detections.empty(), 3, [])
+>>> len(views), read
+(3, [])
+>>> len(views[1]), read
+(0, [0, 1])
 """
 
 from __future__ import annotations
