@@ -69,6 +69,35 @@ def match_boxes(current: Detections, reference: Detections, *, iou: float,
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class CardMatcher:
+    """:func:`match_boxes` at one set of thresholds: when a card is one seen before.
+
+    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
+    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
+    >>> matcher = CardMatcher(iou=0.5, cover=0.8, same_place=0.85)
+    >>> len(matcher.not_among(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10])))
+    1
+    """
+
+    iou: float
+    """IoU from which two boxes of one rank are one card."""
+    cover: float
+    """Share of a box inside an earlier box of its rank from which it is that card, now
+    partly covered."""
+    same_place: float
+    """IoU from which two boxes are one card whatever ranks they were read as."""
+
+    def match(self, current: Detections, reference: Detections) -> NDArray[np.int_]:
+        """For each of ``current``, the index of the card of ``reference`` it is, or −1."""
+        return match_boxes(current, reference, iou=self.iou, cover=self.cover,
+                           same_place=self.same_place)
+
+    def not_among(self, cards: Detections, others: Detections) -> Detections:
+        """``cards`` less those that are cards of ``others``."""
+        return cards[self.match(cards, others) < 0]
+
+
 def inside_alike(boxes: Detections, others: Detections, share: float) -> NDArray[np.bool_]:
     """Which ``boxes`` lie at least ``share`` inside one of ``others`` of their rank."""
     inside = box_inside(boxes.xyxy, others.xyxy) >= share
@@ -103,32 +132,3 @@ def groups(xyxy: NDArray[np.float32], gap: float) -> list[list[int]]:
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
-
-
-@dataclass(frozen=True, slots=True)
-class CardMatcher:
-    """:func:`match_boxes` at one set of thresholds: when a card is one seen before.
-
-    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
-    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
-    >>> matcher = CardMatcher(iou=0.5, cover=0.8, same_place=0.85)
-    >>> len(matcher.not_among(d([0, 0, 10, 10], [50, 50, 60, 60]), d([1, 0, 11, 10])))
-    1
-    """
-
-    iou: float
-    """IoU from which two boxes of one rank are one card."""
-    cover: float
-    """Share of a box inside an earlier box of its rank from which it is that card, now
-    partly covered."""
-    same_place: float
-    """IoU from which two boxes are one card whatever ranks they were read as."""
-
-    def match(self, current: Detections, reference: Detections) -> NDArray[np.int_]:
-        """For each of ``current``, the index of the card of ``reference`` it is, or −1."""
-        return match_boxes(current, reference, iou=self.iou, cover=self.cover,
-                           same_place=self.same_place)
-
-    def not_among(self, cards: Detections, others: Detections) -> Detections:
-        """``cards`` less those that are cards of ``others``."""
-        return cards[self.match(cards, others) < 0]
