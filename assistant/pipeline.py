@@ -527,17 +527,18 @@ class Pipeline:
             shrunk = changes.shrink(image)
             show = on_frame is not None and arrived - shown >= frame_every
             camera = None       # the camera's pose, when it moved from the table's view
-            steadied = image    # the whole frame in the table's view, where it is needed
             if self.stabilizer is not None:
                 self.stabilizer.follow(image, frame.t, shrunk=shrunk)
                 if self.stabilizer.displaced:
                     # The zones' crops are taken from the frame as it came: resampled once,
                     # as sharp as a steady camera's.
                     camera, shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
-                    if show or not self.per_zone:
-                        steadied = self.stabilizer.steady(image)
             moving, to_detect = changes.update(image, shrunk=shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
+            # The whole frame in the table's view, warped only for what needs it whole.
+            steadied = (self.stabilizer.steady(image)
+                        if self.stabilizer is not None and camera is not None
+                        and (show or (seats and not self.per_zone)) else image)
             if seats:
                 detected = time.perf_counter()
                 if self.per_zone:

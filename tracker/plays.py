@@ -244,7 +244,6 @@ class PlaySegmenter:
         self.prior = prior
         self.gather = gather or GatherRule()
         self.still_iou = still_iou
-        self.memory_iou = memory_iou
         self.group_gap = group_gap
         self.matcher = CardMatcher(iou=memory_iou, cover=memory_cover, same_place=reread_iou)
         """When a card of a picture is a card remembered, or taken into a play already."""
@@ -604,7 +603,7 @@ class PlaySegmenter:
         remembered = self.matcher.match(faint, ignored) >= 0
         surer = faint.confidence[:, None] < faint.confidence[None, :]
         on_it = ((box_inside(faint.xyxy, faint.xyxy) >= self.matcher.cover)
-                 | (box_iou(faint.xyxy, faint.xyxy) >= self.memory_iou))
+                 | (box_iou(faint.xyxy, faint.xyxy) >= self.matcher.iou))
         again = (surer & on_it).any(axis=1)
         return faint[~(remembered | again)]
 
@@ -959,7 +958,7 @@ class PlaySegmenter:
             return []
         wide = grown(Detections.merge([cards, faint]).xyxy, self.group_gap)
         beside = (box_intersection(wide[len(cards):], wide[:len(cards)]) > 0).any(1)
-        on_a_card = (box_iou(faint.xyxy, cards.xyxy) >= self.memory_iou).any(1)
+        on_a_card = (box_iou(faint.xyxy, cards.xyxy) >= self.matcher.iou).any(1)
         here = (beside & (faint.data["seat"] == seat)) | on_a_card
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
 

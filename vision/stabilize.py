@@ -280,13 +280,13 @@ class Stabilizer:
                 self._anchor, turning, self._small_size, borderMode=cv2.BORDER_REPLICATE),
                 np.uint8)
             points = np.asarray(cv2.transform(self._points, turning), np.float32)
+            turned_by = self._grow @ np.vstack([turning, [0, 0, 1]]) @ self._shrink
             shifts = [self._shift(turned, small)]
             if not turn:
                 shifts.insert(0, np.zeros(2, np.float32))
             for shift in shifts:
                 fit = self._fit(small, turned, points, points + shift)
                 if fit is not None and (found is None or fit.share > found[1] + 0.05):
-                    turned_by = self._grow @ np.vstack([turning, [0, 0, 1]]) @ self._shrink
                     found = fit.motion @ turned_by, fit.share
         if found is None:
             return False
