@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tracker.matching import CardMatcher
-from tracker.prior import Prior
+from tracker.prior import Event, Prior
 from tracker.readings import PlayReader, Reading, described, format_play, taking_in_cost
 from tracker.table import SEAT_COUNT
 from vision.classes import CLASS_NAMES
@@ -118,7 +118,7 @@ def laid_late(play: TrickPlay, cards: Detections) -> Reading:
                    cost=taking_in_cost(cards))
 
 
-def taken_with(corrections: list[dict[str, Any]]) -> str:
+def taken_with(corrections: list[Event]) -> str:
     """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
     return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
                                      f"{e['cards']}" for e in corrections)

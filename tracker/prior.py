@@ -33,7 +33,7 @@ Event = dict[str, Any]
 
 
 class Prior(Protocol):
-    """What the rules say about a candidate play (see :class:`tracker.prior.MatchPrior`)."""
+    """What the rules say about a candidate play (see :class:`MatchPrior`)."""
 
     def opening(self, seat: int) -> dict[str, Any] | None:
         """The ``round`` event a play from ``seat`` would open now (none in a round)."""
