@@ -22,7 +22,7 @@ from assistant.schemas import EventIn
 from assistant.store import StoredEvent
 from assistant.video import FrameHub
 
-__all__ = ["Feeder", "SeenMatch", "accept_feeder", "pipeline_feeder", "pipeline_submitter",
+__all__ = ["Feeder", "PipelineSubmitter", "SeenMatch", "accept_feeder", "pipeline_feeder",
            "script_feeder"]
 
 log = logging.getLogger("gouji.feed")
@@ -71,8 +71,9 @@ def submit_checked(live: LiveGame, event: dict[str, Any]) -> StoredEvent | None:
         return None
 
 
-def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
-    """Where the pipeline's events go: into the game through :func:`submit_checked`.
+class PipelineSubmitter:
+    """Where the pipeline's events go: into the game through :func:`submit_checked` (a call
+    with the event); and the pictures of its plays, to ``hub`` (:meth:`picture`).
 
     The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
     from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
@@ -80,23 +81,32 @@ def pipeline_submitter(live: LiveGame) -> Callable[[dict[str, Any]], None]:
     accepted, corrected or undone it: the operator's word stands (a play let in only because
     it waited, :func:`accept_feeder`, is still vision's to correct).
     """
-    stored_as: dict[int, int] = {}  # the pipeline's seq -> the game's
 
-    def on_event(event: dict[str, Any]) -> None:
+    def __init__(self, live: LiveGame, hub: FrameHub | None = None) -> None:
+        self.live, self.hub = live, hub
+        self._stored_as: dict[int, tuple[int, int]] = {}  # the pipeline's seq -> game, seq
+
+    def __call__(self, event: dict[str, Any]) -> None:
         event = dict(event)
         seq = event.pop("seq", None)
         if "fixes" in event:
-            target = stored_as.get(event["fixes"])
-            if target is None or _operator_acted_on(live, target):
+            _, target = self._stored_as.get(event["fixes"], (None, None))
+            if target is None or _operator_acted_on(self.live, target):
                 log.warning("dropped correction %s: its play was not stored or the operator "
                             "has seen to it", event)
                 return
             event["fixes"] = target
-        stored = submit_checked(live, event)
+        game = self.live.game.id
+        stored = submit_checked(self.live, event)
         if stored is not None and seq is not None:
-            stored_as[seq] = stored.seq
+            self._stored_as[seq] = game, stored.seq
 
-    return on_event
+    def picture(self, seq: int, jpeg: bytes) -> None:
+        """Keep the picture of the pipeline's play ``seq`` in the hub, under the game's number
+        for it (none if it was not stored)."""
+        stored = self._stored_as.get(seq)
+        if stored is not None and self.hub is not None:
+            self.hub.keep_picture(*stored, jpeg)
 
 
 _NOT_THE_OPERATOR = frozenset({"vision", "inferred"})
@@ -166,7 +176,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     :func:`vision.capture.frames`; a bumped camera followed when ``steady``, from ``view``, the
     picture the table was calibrated on, when kept): its events go to
     the game, its frames (annotated with detections and the current seat zones) to the live
-    view, at most ``frame_rate`` a second.
+    view, at most ``frame_rate`` a second, and the picture of each play to ``hub``, for its
+    review (``GET /api/plays/{seq}/picture``).
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
     pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
     without a play after which an open round is judged; ``None``: never).
@@ -202,10 +213,11 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         if ok:
             hub.publish(jpeg.tobytes())
 
-    on_event = pipeline_submitter(live)
+    submit = PipelineSubmitter(live, hub)
 
     def run(stop: threading.Event) -> None:
-        pipeline.run(on_event, on_frame=on_frame, stop=stop, frame_every=1 / frame_rate)
+        pipeline.run(submit, on_frame=on_frame, stop=stop, frame_every=1 / frame_rate,
+                     on_picture=submit.picture)
 
     return Feeder("pipeline", run, stop)
 

@@ -40,6 +40,7 @@ from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
+from vision.annotate import annotate
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
@@ -54,6 +55,7 @@ __all__ = [
     "NESTED_BELOW",
     "NESTED_CORNER",
     "NESTED_INSIDE",
+    "PICTURE_QUALITY",
     "TURNED_SAME_IOU",
     "ChangeDetector",
     "Pipeline",
@@ -74,6 +76,9 @@ class SettableIoU(Protocol):
 
 DEMO_SEED = 2024
 """Seed of the demo game (:func:`demo_assets`)."""
+PICTURE_QUALITY = 85
+"""JPEG quality of a play's picture (:meth:`Pipeline.play_picture`): a fan's corner indices
+stay readable, at 20-60 kB a zone."""
 NESTED_INSIDE = 0.7
 """Default share of an unsure box within a surer box of its rank that makes it a second
 reading (:func:`vision.detections.second_readings`)."""
@@ -477,7 +482,8 @@ class Pipeline:
     def run(self, on_event: Callable[[Event], None],
             on_frame: Callable[[Frame, Detections], None] | None = None,
             stop: Callable[[], bool] | threading.Event | None = None, *,
-            frame_every: float = 0.0) -> PipelineStats:
+            frame_every: float = 0.0,
+            on_picture: Callable[[int, bytes], None] | None = None) -> PipelineStats:
         """Process frames until the source ends or ``stop`` says so. When the source ends,
         the round filmed should be over: a play that ends it when read with one card changed
         is corrected then (:meth:`tracker.plays.PlaySegmenter.finish`).
@@ -493,6 +499,10 @@ class Pipeline:
             frame_every: seconds (of the clock) at least between two calls of ``on_frame``: a
                 live view shows a few frames a second, and only those are warped back whole.
             stop: a callable or a :class:`threading.Event`; checked before every frame.
+            on_picture: called after each new play's event with its ``seq`` and a JPEG of its
+                seat's zone as the detector read it when the play was committed
+                (:meth:`play_picture`): what an operator reviewing the play looks at once
+                the trick is gathered. Corrections of a play have no picture of their own.
 
         Returns:
             The run's :class:`PipelineStats` (also kept in :attr:`stats`).
@@ -557,6 +567,9 @@ class Pipeline:
                 self._count(event)
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
+                if on_picture is not None and event["type"] == "play" and "fixes" not in event:
+                    on_picture(event["seq"], self.play_picture(image, event["seat"], detections,
+                                                               camera=camera))
             if on_frame is not None and show:
                 shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
@@ -571,6 +584,22 @@ class Pipeline:
                 self._count(event)
                 on_event(event)
         return self.stats
+
+    def play_picture(self, image: NDArray[np.uint8], seat: int, detections: Detections, *,
+                     camera: NDArray[np.float64] | None = None) -> bytes:
+        """A JPEG of ``seat``'s zone of ``image`` (filmed at the pose ``camera``), upright as
+        the detector reads it, with the boxes of ``detections`` (the table's pixels) whose
+        centre lies in the zone drawn on it, faint ones too, each labelled with its rank and
+        score."""
+        crop = self.zones.warp(image, seat, camera=camera)
+        boxes = detections[self.zones.trigger(detections) == seat]
+        drawn = annotate(crop.image, Detections(xyxy=crop.to_crop(boxes.xyxy),
+                                                confidence=boxes.confidence,
+                                                class_id=boxes.class_id))
+        ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, PICTURE_QUALITY])
+        if not ok:
+            raise RuntimeError(f"could not encode the picture of seat {seat}'s zone")
+        return jpeg.tobytes()
 
     def _count(self, event: Event) -> None:
         """Count ``event`` in :attr:`stats`."""

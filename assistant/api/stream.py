@@ -1,4 +1,5 @@
-"""Pushing: the state over a WebSocket (snapshot + numbered changes), the live view as MJPEG."""
+"""Pushing: the state over a WebSocket (snapshot + numbered changes), the live view as MJPEG;
+and the pictures of the plays vision committed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response, StreamingResponse
 
 from assistant.deps import FramesDep, LiveDep, SettingsDep
+from assistant.video import PICTURES_KEPT
 
 router = APIRouter(prefix="/api", tags=["stream"])
 
@@ -68,4 +70,21 @@ def frame(frames: FramesDep) -> Response:
     _, jpeg = frames.latest()
     if jpeg is None:
         raise HTTPException(404, detail="no frame yet")
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/plays/{seq}/picture")
+def play_picture(seq: int, frames: FramesDep, live: LiveDep) -> Response:
+    """The picture of the current game's play ``seq`` as vision committed it: its seat's zone
+    as the detector read it, the boxes found drawn with their ranks and scores. A correction
+    shows the picture of the play it corrects."""
+    fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
+    asked = seq
+    # A correction names an earlier event: following the names back ends.
+    while ((jpeg := frames.picture(live.game.id, seq)) is None
+           and isinstance(target := fixes.get(seq), int) and target < seq):
+        seq = target
+    if jpeg is None:
+        raise HTTPException(404, detail=f"no picture of event {asked}: only plays vision "
+                                        f"committed have one, the latest {PICTURES_KEPT} kept")
     return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})

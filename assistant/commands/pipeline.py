@@ -35,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                               "table.view.jpg beside it, when kept, finds a camera moved since")
     add_capture_options(process)
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
+    process.add_argument("--pictures", type=Path, default=None, metavar="DIR",
+                         help="also write a picture of each play, its seat's zone as the "
+                              "detector read it with the boxes found, as DIR/play-SEQ.jpg (SEQ: "
+                              "the play's number in the log), to review held plays by")
     process.add_argument("--model", type=Path, default=None,
                          help="ONNX detector (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
     process.add_argument("--classifier", type=Path, default=None,
@@ -87,6 +91,8 @@ def process_command(args: argparse.Namespace) -> int:
     # A missing file fails here, before the model loads.
     source = frames(args.video, **capture_options(args))
     args.events.parent.mkdir(parents=True, exist_ok=True)   # and a log it cannot write here
+    if args.pictures is not None:
+        args.pictures.mkdir(parents=True, exist_ok=True)
     detector = card_detector(args.model, classifier=args.classifier, threads=args.threads)
     match = rules.Match(ruleset=args.ruleset)
     events: list[dict[str, Any]] = []
@@ -101,8 +107,12 @@ def process_command(args: argparse.Namespace) -> int:
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
                             steady=args.steady, view=view, **round_gap(args))
+        def on_picture(seq: int, jpeg: bytes) -> None:
+            (args.pictures / f"play-{seq}.jpg").write_bytes(jpeg)
+
         with _stop_on_interrupt() as stop:
-            stats = pipeline.run(on_event, stop=stop)
+            stats = pipeline.run(on_event, stop=stop,
+                                 on_picture=on_picture if args.pictures is not None else None)
         if stop.is_set():
             print(f"stopped (Ctrl-C) after {stats.frames} frames", file=sys.stderr)
     latency = (f", latency median {1000 * sorted(stats.latencies)[len(stats.latencies) // 2]:.0f} ms"
@@ -121,6 +131,8 @@ def process_command(args: argparse.Namespace) -> int:
         print(f"camera's picture changed past following {motion.unfollowed} times: check the "
               f"table's zones against the video", file=sys.stderr)
     print(f"events written to {args.events}")
+    if args.pictures is not None:
+        print(f"pictures of the plays written to {args.pictures}")
     if truth is not None:
         _compare_with_truth(events, truth, args.truth, args.ruleset)
     return 0

@@ -89,13 +89,24 @@ function renderLog(st) {
   }).join("");
 }
 
+// A play vision committed shows its seat's zone as the detector read it (boxes drawn): what
+// the operator checks it against once the trick is gathered. Click: the picture full size.
+function heldPicture(r) {
+  if (!info.video || r.event.source !== "vision") return "";
+  const url = `/api/plays/${r.seq}/picture`;
+  return `<a class="picture" href="${url}" target="_blank" title="座位区 zone as read"><img src="${url}" alt="#${r.seq}"></a>`;
+}
+
 function renderHeld(st) {
   const held = st.held || [];
-  $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}"><span class="what">#${r.seq} ${describe(r.event)}
+  $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}">${heldPicture(r)}<span class="what">#${r.seq} ${describe(r.event)}
       ${r.event.conf !== undefined ? `<span class="muted">conf ${Number(r.event.conf).toFixed(2)}</span>` : ""}
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
+  // No picture kept (an older play, or a server restarted since): no empty frame.
+  $("held").querySelectorAll(".picture img").forEach((img) =>
+    img.addEventListener("error", () => img.parentElement.remove(), {once: true}));
 }
 
 function renderScores(st) {

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 import rules
 from assistant.app import create_app
 from assistant.cli import main
-from assistant.feed import SeenMatch, pipeline_submitter, submit_checked
+from assistant.feed import PipelineSubmitter, SeenMatch, submit_checked
 from rules.selfplay import random_match
 from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
 from tracker.prior import MatchPrior
@@ -318,7 +318,7 @@ def test_vision_events_keep_their_reason_and_lose_only_unknown_keys(
 def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
         app: FastAPI, client: TestClient) -> None:
     live = app.state.live
-    send = pipeline_submitter(live)
+    send = PipelineSubmitter(live)
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "seq": 2})
     send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
@@ -332,12 +332,35 @@ def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
     assert [h["event"]["cards"] for h in state["held"]] == ["555"]
 
 
+def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correction(
+        app: FastAPI, client: TestClient) -> None:
+    send = PipelineSubmitter(app.state.live, app.state.frames)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "seq": 2})
+    send.picture(2, b"\xff\xd8 fives")
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
+          "review": True, "reason": "revised", "seq": 3})
+    send.picture(9, b"\xff\xd8 never stored")   # a play the game refused to store: no picture
+    held = client.get("/api/state").json()["held"]
+    assert [(h["seq"], h["event"]["fixes"]) for h in held] == [(3, 2)]
+    for seq in (2, 3):
+        answer = client.get(f"/api/plays/{seq}/picture")
+        assert answer.status_code == 200 and answer.headers["content-type"] == "image/jpeg"
+        assert answer.content == b"\xff\xd8 fives"
+    for seq in (1, 4, 9):   # the round, and events never stored
+        answer = client.get(f"/api/plays/{seq}/picture")
+        assert answer.status_code == 404 and "no picture of event" in answer.json()["detail"]
+    # A new game numbers its events from 1 again: the old game's pictures are not its own.
+    client.post("/api/games")
+    assert client.get("/api/plays/2/picture").status_code == 404
+
+
 def test_a_new_deal_vision_opened_under_a_round_left_open_counts_once_that_round_is_corrected(
         app: FastAPI, client: TestClient) -> None:
     # Seat 4's last QQ was read as Q, so round 1 never ended. The table dealt anew; vision
     # opened round 2 with seat 4's KK and judged its plays by round 2's rules. The game refuses
     # all of it until the operator corrects the Q: then round 2 stands as vision saw it.
-    send = pipeline_submitter(app.state.live)
+    send = PipelineSubmitter(app.state.live)
     send({"type": "round", "first": 0, "counts": [1, 36, 1, 36, 3, 36], "source": "inferred",
           "seq": 1})
     for seq, (seat, cards) in enumerate([(0, "5"), (2, "7"), (4, "A"), (4, "Q")], start=2):
@@ -357,7 +380,7 @@ def test_a_new_deal_vision_opened_under_a_round_left_open_counts_once_that_round
 def vision_holding_a_lead(live: Any, cards: str) -> Callable[[dict[str, Any]], None]:
     """The pipeline's way into ``live``, after it opened a round (its event 1) and sent seat
     0's lead ``cards`` held for review (its event 2)."""
-    send = pipeline_submitter(live)
+    send = PipelineSubmitter(live)
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     send({"type": "play", "seat": 0, "cards": cards, "source": "vision", "review": True,
           "seq": 2})
@@ -378,7 +401,7 @@ def test_a_correction_from_the_pipeline_leaves_what_the_operator_did_alone(
 def test_vision_judges_the_plays_after_a_held_one_against_the_table_as_seen(
         app: FastAPI, client: TestClient) -> None:
     live = app.state.live
-    send = pipeline_submitter(live)
+    send = PipelineSubmitter(live)
     prior = MatchPrior(SeenMatch(live))
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "review": True,

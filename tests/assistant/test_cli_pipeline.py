@@ -52,6 +52,41 @@ def test_render_game_then_process(tmp_path, monkeypatch, capsys):
     assert NothingDetector.made_with_conf[-1] == FAINT_CONF  # boxes down to faint cards
 
 
+class RedFivesDetector(NothingDetector):
+    """Stands in for the ONNX model: sees each pure red rectangle as a 5."""
+
+    def __call__(self, image):
+        _, _, stats, _ = cv2.connectedComponentsWithStats(
+            cv2.inRange(image, (0, 0, 200), (60, 60, 255)))
+        boxes = [[x, y, x + w, y + h] for x, y, w, h, area in stats[1:] if area > 100]
+        if not boxes:
+            return Detections.empty()
+        return Detections(xyxy=np.array(boxes, np.float32),
+                          confidence=np.full(len(boxes), 0.9, np.float32),
+                          class_id=np.full(len(boxes), 2))
+
+
+def test_process_writes_a_picture_of_each_play_it_asked_for(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("vision.detector.Detector", RedFivesDetector)
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    for index in range(60):   # 2.4 s at 25 a second: a pair of 5s laid at 0.8 s
+        image = np.full((480, 640, 3), 90, np.uint8)
+        for x in (300, 345) if index >= 20 else ():
+            cv2.rectangle(image, (x - 20, 370), (x + 20, 430), (0, 0, 255), -1)
+        cv2.imwrite(str(clip / f"{index:04d}.png"), image)
+    table, events, pictures = tmp_path / "table.json", tmp_path / "e.jsonl", tmp_path / "pics"
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    assert main(["process", str(clip), "--table", str(table), "--events", str(events),
+                 "--pictures", str(pictures)]) == 0
+    assert f"pictures of the plays written to {pictures}" in capsys.readouterr().out
+    plays = [e for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
+    assert [(e["seat"], e["cards"]) for e in plays] == [(0, "55")]
+    assert sorted(path.name for path in pictures.iterdir()) == [f"play-{plays[0]['seq']}.jpg"]
+    picture = cv2.imread(str(pictures / f"play-{plays[0]['seq']}.jpg"))
+    assert picture is not None and (cv2.inRange(picture, (0, 0, 200), (60, 60, 255)) > 0).sum() > 3000
+
+
 @pytest.mark.parametrize("steady", [True, False])
 def test_process_tells_how_often_the_camera_was_bumped(tmp_path, monkeypatch, capsys, steady):
     monkeypatch.setattr("vision.detector.Detector", NothingDetector)

@@ -8,12 +8,14 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 import rules
 from assistant.pipeline import CLOSER_SCALES, DEMO_SEED, ChangeDetector, Pipeline, demo_assets
 from tests.helpers import camera_pose, checked_cloth, filmed
 from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
+from vision.annotate import CLASS_COLORS
 from vision.capture import Frame
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
@@ -496,31 +498,66 @@ def test_a_table_for_another_image_size_is_refused():
         Pipeline([], LAYOUT, blob_detector).set_table(other)
 
 
+def unsure_fourth_five(image):
+    """The blob detector, unsure (0.3) of a 5 lying right of x = 680."""
+    found = blob_detector(image)
+    unsure = (found.class_id == RED_FIVE) & (found.xyxy[:, 0] > 680)
+    return Detections(xyxy=found.xyxy, class_id=found.class_id,
+                      confidence=np.where(unsure, 0.3, 0.9).astype(np.float32))
+
+
+def lead_corrected_by_its_answer():
+    """Seat 0 leads four 5s, the fourth read unsurely; seat 1 answers with three kings."""
+    lead = [(RED_FIVE, 580 + 45 * i, 560) for i in range(4)]
+    answer = [(BLUE_KING, 800 + 45 * i, 480) for i in range(3)]
+    return film([(1.0, []), (1.0, ["hand", *lead]), (1.5, lead),
+                 (1.0, ["hand", *lead, *answer]), (1.5, [*lead, *answer])])
+
+
 def test_events_are_numbered_in_order_and_a_correction_names_its_plays_number():
     """A lead read with a card too many, corrected when the answer comes: the pipeline's
     numbers (``seq``, round events included) are what the correction's ``fixes`` names."""
-    lead = [(RED_FIVE, 580 + 45 * i, 560) for i in range(4)]
-    answer = [(BLUE_KING, 800 + 45 * i, 480) for i in range(3)]
-
-    def unsure_fourth_five(image):
-        found = blob_detector(image)
-        unsure = (found.class_id == RED_FIVE) & (found.xyxy[:, 0] > 680)
-        return Detections(xyxy=found.xyxy, class_id=found.class_id,
-                          confidence=np.where(unsure, 0.3, 0.9).astype(np.float32))
-
-    frames = film([(1.0, []), (1.0, ["hand", *lead]), (1.5, lead),
-                   (1.0, ["hand", *lead, *answer]), (1.5, [*lead, *answer])])
     match, events = rules.Match(ruleset="qingdao"), []
 
     def on_event(event):
         events.append(event)
         match.apply(event, line=len(events))
 
-    stats = Pipeline(frames, LAYOUT, unsure_fourth_five, match=match, per_zone=False).run(
-        on_event)
+    stats = Pipeline(lead_corrected_by_its_answer(), LAYOUT, unsure_fourth_five, match=match,
+                     per_zone=False).run(on_event)
     assert [(e["seq"], e["type"], e.get("cards"), e.get("fixes")) for e in events] == [
         (1, "round", None, None), (2, "play", "5555", None), (3, "play", "555", 2),
         (4, "play", "KKK", None)]
     assert stats.plays == 2 and stats.corrections == 1 and stats.events == 4
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
     assert rules.replay(events).to_json() == match.to_json()
+
+
+@pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
+def test_each_new_play_comes_with_a_picture_of_its_zone_as_read(per_zone):
+    pictures: dict[int, NDArray[np.uint8]] = {}
+    events: list[dict] = []
+
+    def on_picture(seq, jpeg):
+        pictures[seq] = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+    Pipeline(lead_corrected_by_its_answer(), LAYOUT, unsure_fourth_five,
+             match=rules.Match(ruleset="qingdao"), per_zone=per_zone).run(
+        events.append, on_picture=on_picture)
+    plays = {e["seq"]: e for e in events if e["type"] == "play" and "fixes" not in e}
+    assert sorted(pictures) == sorted(plays) == [2, 4]   # the correction (3) has none
+    zones = SeatZones(LAYOUT)
+    for seq, picture in pictures.items():
+        seat = plays[seq]["seat"]
+        assert picture.shape[1::-1] == zones.crop_sizes[seat]   # the zone, upright
+        # The cards it shows are boxed in their rank's colour, labelled: the picture is the
+        # crop drawn on, not the crop alone.
+        crop = zones.warp(lead_corrected_by_its_answer()[-1].image, seat).image
+        rank = CLASS_NAMES.index(plays[seq]["cards"][0])
+        boxed = np.all(np.abs(picture.astype(int) - CLASS_COLORS[rank]) < 40, axis=2)
+        plain = np.all(np.abs(crop.astype(int) - CLASS_COLORS[rank]) < 40, axis=2)
+        assert boxed.sum() > plain.sum() + 200
+    # Seat 0's four fives lie in its picture where its crop shows them.
+    lead = zones.warp(lead_corrected_by_its_answer()[-1].image, 0).image
+    red = cv2.inRange(lead, (0, 0, 215), (40, 40, 255)) > 0
+    assert (cv2.inRange(pictures[2], (0, 0, 200), (60, 60, 255)) > 0)[red].mean() > 0.9
