@@ -40,7 +40,7 @@ from tracker.plays import FAINT_CONF, PlaySegmenter
 from tracker.prior import MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
-from vision.annotate import annotate
+from vision.annotate import side_by_side
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
@@ -78,7 +78,7 @@ DEMO_SEED = 2024
 """Seed of the demo game (:func:`demo_assets`)."""
 PICTURE_QUALITY = 85
 """JPEG quality of a play's picture (:meth:`Pipeline.play_picture`): a fan's corner indices
-stay readable, at 20-60 kB a zone."""
+stay readable, at 15-40 kB a picture."""
 NESTED_INSIDE = 0.7
 """Default share of an unsure box within a surer box of its rank that makes it a second
 reading (:func:`vision.detections.second_readings`)."""
@@ -587,16 +587,19 @@ class Pipeline:
 
     def play_picture(self, image: NDArray[np.uint8], seat: int, detections: Detections, *,
                      camera: NDArray[np.float64] | None = None) -> bytes:
-        """A JPEG of ``seat``'s zone of ``image`` (filmed at the pose ``camera``), upright as
-        the detector reads it, with the boxes of ``detections`` (the table's pixels) whose
-        centre lies in the zone drawn on it, faint ones too, each labelled with its rank and
-        score."""
-        crop = self.zones.warp(image, seat, camera=camera)
+        """A JPEG of the part of ``image`` (filmed at the pose ``camera``, warped back to the
+        table's view) around the boxes of ``detections`` (the table's pixels) whose centre
+        lies in ``seat``'s zone, turned by quarter turns so that the seat's player sits at the
+        bottom: as filmed, and beside it with those boxes drawn, faint ones too, each labelled
+        with its rank and score (:func:`vision.annotate.side_by_side`). The boxes are drawn
+        as the tracker holds them: a quarter turn keeps them upright and as they were."""
+        if camera is not None and self.stabilizer is not None:
+            image = self.stabilizer.steady(image)
         boxes = detections[self.zones.trigger(detections) == seat]
-        drawn = annotate(crop.image, Detections(xyxy=crop.to_crop(boxes.xyxy),
-                                                confidence=boxes.confidence,
-                                                class_id=boxes.class_id))
-        ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, PICTURE_QUALITY])
+        picture = side_by_side(image, Detections(xyxy=boxes.xyxy, confidence=boxes.confidence,
+                                                 class_id=boxes.class_id),
+                               turns=self.zones.upright_turns(seat))
+        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, PICTURE_QUALITY])
         if not ok:
             raise RuntimeError(f"could not encode the picture of seat {seat}'s zone")
         return jpeg.tobytes()

@@ -17,7 +17,7 @@ from vision.stabilize import StabilizerStats
 __all__ = ["PICTURES_KEPT", "FrameHub"]
 
 PICTURES_KEPT = 400
-"""Plays whose pictures the hub keeps, the latest (some four games: 10-25 MB)."""
+"""Plays whose pictures the hub keeps, the latest: some four games, 15-40 kB a picture."""
 
 
 class FrameHub:

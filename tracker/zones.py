@@ -160,6 +160,15 @@ class SeatZones:
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
         return matrix.astype(np.float64), (width, height)
 
+    def upright_turns(self, seat: int) -> int:
+        """Quarter turns counter-clockwise (``np.rot90``'s ``k``) that bring ``seat``'s player
+        nearest the bottom of a picture of the table: unlike :meth:`warp`'s turn, they keep
+        upright boxes upright."""
+        (centre_x, centre_y), (x, y) = self.layout.centre, self.layout.seat_anchor(seat)
+        dx, dy = x - centre_x, y - centre_y
+        # Each quarter turn takes a direction (dx, dy) in the picture to (dy, -dx).
+        return int(np.argmax([dy, -dx, -dy, dx]))
+
     @property
     def crop_sizes(self) -> tuple[tuple[int, int], ...]:
         """``(width, height)`` of each seat's crop (:meth:`warp`), in seat order."""

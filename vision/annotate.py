@@ -16,6 +16,7 @@ share it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -24,8 +25,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
+from vision.detector import rotate_boxes_back
 
-__all__ = ["CLASS_COLORS", "SEAT_COLORS", "annotate", "label"]
+__all__ = ["CLASS_COLORS", "SEAT_COLORS", "annotate", "label", "side_by_side"]
 
 def _hue_colors(count: int) -> tuple[tuple[int, int, int], ...]:
     hsv = np.array([[[round(180 * i / count), 220, 255] for i in range(count)]], np.uint8)
@@ -84,6 +86,50 @@ def annotate(image: NDArray[np.uint8], detections: Detections,
             text += f" s{int(seats[index])}"
         _draw_label(canvas, text, (x1, y1), color, font_scale, thickness)
     return canvas
+
+
+def side_by_side(image: NDArray[np.uint8], detections: Detections, *, turns: int = 0,
+                 margin: float = 0.4, height: int = 360, most: float = 3.0) -> NDArray[np.uint8]:
+    """The part of ``image`` around ``detections`` twice, side by side: as filmed, and with
+    the boxes drawn (:func:`annotate`). In a tight fan the labels cover the cards' corners;
+    beside the clean copy, the cards stay readable next to what was made of them.
+
+    Args:
+        image: BGR image; left unchanged.
+        detections: boxes in ``image`` pixels.
+        turns: quarter turns counter-clockwise (``np.rot90``'s ``k``) given to the part, so
+            that its cards stand upright: upright boxes stay upright, and as found.
+        margin: how far the part reaches past the boxes, as a share of their extent on each
+            side (none: the whole image).
+        height: the picture is enlarged to this height when smaller, by at most ``most``.
+
+    >>> found = Detections(xyxy=np.array([[40, 30, 80, 90]], np.float32),
+    ...                    confidence=np.array([0.9], np.float32), class_id=np.array([7]))
+    >>> side_by_side(np.zeros((200, 300, 3), np.uint8), found, height=0).shape
+    (108, 146, 3)
+    >>> side_by_side(np.zeros((200, 300, 3), np.uint8), found, turns=1).shape   # 3 times
+    (216, 654, 3)
+    """
+    image_height, image_width = image.shape[:2]
+    left, top, right, bottom = 0, 0, image_width, image_height
+    if len(detections):
+        (x1, y1), (x2, y2) = detections.xyxy[:, :2].min(0), detections.xyxy[:, 2:].max(0)
+        grow_x, grow_y = margin * (x2 - x1), margin * (y2 - y1)
+        left, top = max(0, int(x1 - grow_x)), max(0, int(y1 - grow_y))
+        right = min(image_width, int(np.ceil(x2 + grow_x)))
+        bottom = min(image_height, int(np.ceil(y2 + grow_y)))
+    part = np.ascontiguousarray(np.rot90(image[top:bottom, left:right], turns))
+    # The part's boxes are those "found" in the part turned back by the other quarter turns.
+    boxes = rotate_boxes_back(detections.xyxy - np.array([left, top, left, top], np.float32),
+                              -turns, part.shape[:2])
+    drawn = annotate(part, replace(detections, xyxy=boxes))
+    gap = np.full((part.shape[0], 2, 3), 255, np.uint8)
+    both = np.hstack([part, gap, drawn])
+    factor = min(most, height / both.shape[0])
+    if factor <= 1:
+        return both
+    return np.asarray(cv2.resize(both, None, fx=factor, fy=factor,
+                                 interpolation=cv2.INTER_CUBIC), np.uint8)
 
 
 def _draw_zone(canvas: NDArray[np.uint8], polygon: NDArray[np.float32], seat: int,

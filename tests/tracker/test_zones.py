@@ -66,6 +66,22 @@ def test_boxes_map_into_a_crop_and_back(layout, zones, seat):
     assert crop.to_crop(np.zeros((0, 4), np.float32)).shape == (0, 4)
 
 
+def test_quarter_turns_bring_each_seats_player_to_the_bottom(layout, zones):
+    height, width = layout.image_size[1], layout.image_size[0]
+    turns = [zones.upright_turns(seat) for seat in range(6)]
+    assert turns[0] == 0 and turns[3] == 2
+    for seat, k in enumerate(turns):
+        picture = np.zeros((height, width), np.uint8)
+        x, y = (round(v) for v in layout.seat_anchor(seat))
+        picture[y, x] = 255
+        centre_x, centre_y = (round(v) for v in layout.centre)
+        picture[centre_y, centre_x] = 128
+        turned = np.rot90(picture, k)
+        player, centre = np.argwhere(turned == 255)[0], np.argwhere(turned == 128)[0]
+        rise, run = player - centre   # rows, columns
+        assert rise > 0 and rise >= abs(run), seat
+
+
 def test_detect_maps_crop_boxes_back_and_keeps_each_card_once(layout, zones):
     import cv2
     image = np.zeros((720, 1280, 3), np.uint8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.annotate import CLASS_COLORS, SEAT_COLORS, annotate, label
+from vision.annotate import CLASS_COLORS, SEAT_COLORS, annotate, label, side_by_side
 from vision.classes import class_id
 from vision.detections import Detections
 
@@ -83,3 +83,29 @@ def test_no_detections_no_zones_is_an_exact_copy():
     frame = np.random.default_rng(0).integers(0, 255, (50, 60, 3), dtype=np.uint8)
     drawn = annotate(frame, Detections.empty())
     assert np.array_equal(drawn, frame) and drawn is not frame
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_side_by_side_shows_the_cards_as_filmed_and_boxed_turned_upright(turns):
+    # A white card with a black tab at its top, boxed; turned, its box still fits it.
+    frame = np.full((300, 400, 3), 40, np.uint8)
+    frame[100:200, 150:220] = 255
+    frame[100:110, 150:220] = 0
+    found = boxes((150, 100, 220, 200, "T", 0.9))
+    picture = side_by_side(frame, found, turns=turns, height=0)
+    width = (picture.shape[1] - 2) // 2
+    filmed, drawn = picture[:, :width], picture[:, width + 2:]
+    assert np.array_equal(filmed, np.rot90(frame[60:240, 122:248], turns))   # margin 0.4
+    card = np.argwhere(filmed.min(axis=2) == 255)
+    outline = np.argwhere(np.all(drawn == CLASS_COLORS[class_id("T")], axis=2))
+    (top, left), (bottom, right) = card.min(0), card.max(0)
+    assert (outline.min(0) <= (top, left)).all() and (outline.max(0) >= (bottom, right)).all()
+    assert outline.max(0)[0] - outline.min(0)[0] <= bottom - top + 25   # the box, not more
+
+
+def test_side_by_side_is_enlarged_to_the_height_asked_and_no_more_than_most():
+    frame = np.zeros((300, 400, 3), np.uint8)
+    assert side_by_side(frame, boxes((150, 100, 220, 200, "T", 0.9)),
+                        height=360).shape[0] == 360
+    assert side_by_side(frame, boxes((150, 100, 160, 110, "T", 0.9)),
+                        height=360, most=2.0).shape[0] == 36   # 18 px high, twice
