@@ -500,9 +500,9 @@ class Pipeline:
                 live view shows a few frames a second, and only those are warped back whole.
             stop: a callable or a :class:`threading.Event`; checked before every frame.
             on_picture: called after each new play's event with its ``seq`` and a JPEG of its
-                seat's zone as the detector read it when the play was committed
-                (:meth:`play_picture`): what an operator reviewing the play looks at once
-                the trick is gathered. Corrections of a play have no picture of their own.
+                cards as the detector read them when the play was committed, as filmed and
+                boxed (:meth:`play_picture`): what an operator reviewing the play looks at
+                once the trick is gathered. Corrections of a play have no picture of their own.
 
         Returns:
             The run's :class:`PipelineStats` (also kept in :attr:`stats`).

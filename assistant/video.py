@@ -51,8 +51,8 @@ class FrameHub:
             self._index += 1
 
     def keep_picture(self, game: int, seq: int, jpeg: bytes) -> None:
-        """Keep the picture of play ``seq`` of game ``game`` (a JPEG of its zone as vision read
-        it), forgetting the oldest past :data:`PICTURES_KEPT`."""
+        """Keep the picture of play ``seq`` of game ``game`` (a JPEG of its cards as vision read
+        them), forgetting the oldest past :data:`PICTURES_KEPT`."""
         with self._lock:
             self._pictures[game, seq] = jpeg
             self._pictures.move_to_end((game, seq))

@@ -59,23 +59,14 @@ class ZoneCrop:
 
     def to_image(self, xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
         """Map crop boxes ``(n, 4)`` back to image boxes (the box around the mapped corners)."""
-        return _boxes_through(xyxy, np.asarray(np.linalg.inv(self.matrix), np.float64))
-
-    def to_crop(self, xyxy: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Map image boxes ``(n, 4)`` into the crop (the box around the mapped corners)."""
-        return _boxes_through(xyxy, self.matrix)
-
-
-def _boxes_through(xyxy: NDArray[np.float32], matrix: NDArray[np.float64]) -> NDArray[np.float32]:
-    """The boxes ``(n, 4)`` around the corners of ``xyxy`` mapped by the perspective ``matrix``."""
-    if not len(xyxy):
-        return np.zeros((0, 4), np.float32)
-    x1, y1, x2, y2 = xyxy.T
-    corners = np.stack([np.stack([x1, y1], 1), np.stack([x2, y1], 1),
-                        np.stack([x2, y2], 1), np.stack([x1, y2], 1)], 1)
-    mapped = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64),
-                                      matrix).reshape(-1, 4, 2)
-    return np.concatenate([mapped.min(1), mapped.max(1)], 1).astype(np.float32)
+        if not len(xyxy):
+            return np.zeros((0, 4), np.float32)
+        x1, y1, x2, y2 = xyxy.T
+        corners = np.stack([np.stack([x1, y1], 1), np.stack([x2, y1], 1),
+                            np.stack([x2, y2], 1), np.stack([x1, y2], 1)], 1)
+        mapped = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64),
+                                          np.linalg.inv(self.matrix)).reshape(-1, 4, 2)
+        return np.concatenate([mapped.min(1), mapped.max(1)], 1).astype(np.float32)
 
 
 class SeatZones:

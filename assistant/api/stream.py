@@ -75,8 +75,8 @@ def frame(frames: FramesDep) -> Response:
 
 @router.get("/plays/{seq}/picture")
 def play_picture(seq: int, frames: FramesDep, live: LiveDep) -> Response:
-    """The picture of the current game's play ``seq`` as vision committed it: its seat's zone
-    as the detector read it, the boxes found drawn with their ranks and scores. A correction
+    """The picture of the current game's play ``seq`` as vision committed it: its cards as
+    filmed, and beside them with the boxes found, their ranks and scores drawn. A correction
     shows the picture of the play it corrects."""
     fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
     asked = seq

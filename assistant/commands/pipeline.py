@@ -36,9 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_capture_options(process)
     process.add_argument("--events", type=Path, required=True, help="event log to write (.jsonl)")
     process.add_argument("--pictures", type=Path, default=None, metavar="DIR",
-                         help="also write a picture of each play, its seat's zone as the "
-                              "detector read it with the boxes found, as DIR/play-SEQ.jpg (SEQ: "
-                              "the play's number in the log), to review held plays by")
+                         help="also write a picture of each play, its cards as filmed and with "
+                              "the boxes found, as DIR/play-SEQ.jpg (SEQ: the play's number in "
+                              "the log), to review held plays by")
     process.add_argument("--model", type=Path, default=None,
                          help="ONNX detector (default: $GOUJI_MODEL or models/gouji-cards.onnx)")
     process.add_argument("--classifier", type=Path, default=None,

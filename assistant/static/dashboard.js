@@ -89,12 +89,12 @@ function renderLog(st) {
   }).join("");
 }
 
-// A play vision committed shows its seat's zone as the detector read it (boxes drawn): what
-// the operator checks it against once the trick is gathered. Click: the picture full size.
+// A play vision committed shows its cards as filmed and as the detector boxed them: what the
+// operator checks it against once the trick is gathered. Click: the picture full size.
 function heldPicture(r) {
   if (!info.video || r.event.source !== "vision") return "";
   const url = `/api/plays/${r.seq}/picture`;
-  return `<a class="picture" href="${url}" target="_blank" title="座位区 zone as read"><img src="${url}" alt="#${r.seq}"></a>`;
+  return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img src="${url}" alt="#${r.seq}"></a>`;
 }
 
 function renderHeld(st) {

@@ -49,23 +49,6 @@ def test_warp_turns_each_zone_so_its_player_sits_at_the_bottom(layout, zones, se
     assert dot_y < ys.mean()
 
 
-@pytest.mark.parametrize("seat", [0, 2, 3])
-def test_boxes_map_into_a_crop_and_back(layout, zones, seat):
-    # A card drawn in the image lies inside its box mapped into the seat's crop.
-    x, y = (round(v) for v in layout.seat_anchor(seat))
-    image = np.zeros((layout.image_size[1], layout.image_size[0], 3), np.uint8)
-    image[y - 30:y + 30, x - 20:x + 20] = 255
-    box = np.array([[x - 20, y - 30, x + 20, y + 30]], np.float32)
-    crop = zones.warp(image, seat)
-    x1, y1, x2, y2 = crop.to_crop(box)[0]
-    ys, xs = np.nonzero(crop.image[:, :, 0] > 128)
-    assert x1 - 1 <= xs.min() and xs.max() <= x2 + 1 and y1 - 1 <= ys.min() and ys.max() <= y2 + 1
-    # Back in the image: the box around the crop box's corners holds the card's box.
-    back = crop.to_image(crop.to_crop(box))[0]
-    assert (back[:2] <= box[0, :2] + 0.5).all() and (back[2:] >= box[0, 2:] - 0.5).all()
-    assert crop.to_crop(np.zeros((0, 4), np.float32)).shape == (0, 4)
-
-
 def test_quarter_turns_bring_each_seats_player_to_the_bottom(layout, zones):
     height, width = layout.image_size[1], layout.image_size[0]
     turns = [zones.upright_turns(seat) for seat in range(6)]
