@@ -80,7 +80,10 @@ const STATUS = {effective: "", replaced: "已改", withdrawn: "已撤销", held:
 function renderLog(st) {
   $("log").innerHTML = (st.log || []).slice().reverse().map((r) => {
     const fix = r.event.fixes && !["undo", "accept"].includes(r.event.type) ? ` <span class="muted">改 #${r.event.fixes}</span>` : "";
-    const src = r.event.source && r.event.source !== "operator" ? ` <span class="muted">${r.event.source}</span>` : "";
+    const src = !r.event.source || r.event.source === "operator" ? ""
+      : r.event.type === "play" && r.event.source === "vision" && info.video
+        ? ` <a class="muted" href="/api/plays/${r.seq}/picture" target="_blank" title="所见 as seen">vision ▣</a>`
+        : ` <span class="muted">${r.event.source}</span>`;
     const canFix = ["play", "pass", "yield", "declare", "revolution"].includes(r.event.type) && ["effective", "held"].includes(r.status);
     return `<li class="${r.status}${r.error ? " error" : ""}" data-seq="${r.seq}"><span class="muted">#${r.seq}</span>
       <span>${describe(r.event)}${fix}${src} <span class="muted">${STATUS[r.status] || ""}</span></span>

@@ -162,6 +162,10 @@ def test_a_held_play_shows_the_picture_of_its_zone_where_one_was_kept(
         assert held.nth(0).locator(".picture").get_attribute("href") == "/api/plays/2/picture"
         expect(held.nth(1).locator(".picture")).to_have_count(0)   # no empty frame
         expect(held.nth(1)).to_contain_text("unsure card (conf 0.33)")
+        # Any play vision committed links to its picture from the event log.
+        expect(page.locator('#log li[data-seq="2"] a')).to_have_attribute(
+            "href", "/api/plays/2/picture")
+        expect(page.locator('#log li[data-seq="1"] a')).to_have_count(0)   # the round
         page.close()
 
 
