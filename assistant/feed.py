@@ -73,7 +73,8 @@ def submit_checked(live: LiveGame, event: dict[str, Any]) -> StoredEvent | None:
 
 class PipelineSubmitter:
     """Where the pipeline's events go: into the game through :func:`submit_checked` (a call
-    with the event); and the pictures of its plays, to ``hub`` (:meth:`picture`).
+    with the event); and the pictures of its plays, to ``hub`` (:meth:`picture`), those of the
+    plays held for review (or corrected, held) also to the game's record, to outlast a restart.
 
     The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
     from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
@@ -85,28 +86,42 @@ class PipelineSubmitter:
     def __init__(self, live: LiveGame, hub: FrameHub | None = None) -> None:
         self.live, self.hub = live, hub
         self._stored_as: dict[int, tuple[int, int]] = {}  # the pipeline's seq -> game, seq
+        self._held: set[int] = set()   # the pipeline's seqs stored held for review
 
     def __call__(self, event: dict[str, Any]) -> None:
         event = dict(event)
         seq = event.pop("seq", None)
+        corrected = None
         if "fixes" in event:
-            _, target = self._stored_as.get(event["fixes"], (None, None))
-            if target is None or _operator_acted_on(self.live, target):
+            corrected = self._stored_as.get(event["fixes"])
+            if corrected is None or _operator_acted_on(self.live, corrected[1]):
                 log.warning("dropped correction %s: its play was not stored or the operator "
                             "has seen to it", event)
                 return
-            event["fixes"] = target
+            event["fixes"] = corrected[1]
         game = self.live.game.id
         stored = submit_checked(self.live, event)
-        if stored is not None and seq is not None:
+        if stored is None:
+            return
+        if seq is not None:
             self._stored_as[seq] = game, stored.seq
+            if event.get("review"):
+                self._held.add(seq)
+        if corrected is not None and event.get("review") and self.hub is not None:
+            jpeg = self.hub.picture(*corrected)   # the corrected play's, shown for this one
+            if jpeg is not None:
+                self.live.save_picture(*corrected, jpeg)
 
     def picture(self, seq: int, jpeg: bytes) -> None:
         """Keep the picture of the pipeline's play ``seq`` in the hub, under the game's number
-        for it (none if it was not stored)."""
+        for it, and with the game's record if the play was held (none if it was not stored)."""
         stored = self._stored_as.get(seq)
-        if stored is not None and self.hub is not None:
+        if stored is None:
+            return
+        if self.hub is not None:
             self.hub.keep_picture(*stored, jpeg)
+        if seq in self._held:
+            self.live.save_picture(*stored, jpeg)
 
 
 _NOT_THE_OPERATOR = frozenset({"vision", "inferred"})

@@ -245,6 +245,17 @@ class LiveGame:
                 self.submit({"type": "accept", "fixes": seq, "source": "inferred"})
             return due
 
+    def save_picture(self, game: int, seq: int, jpeg: bytes) -> None:
+        """Keep the picture of play ``seq`` of game ``game`` with the record
+        (:func:`assistant.store.save_picture`)."""
+        with self._lock:
+            store.save_picture(self._conn, game_id=game, seq=seq, jpeg=jpeg)
+
+    def load_picture(self, seq: int) -> bytes | None:
+        """The picture kept with the record of play ``seq`` of the game shown."""
+        with self._lock:
+            return store.load_picture(self._conn, game_id=self.game.id, seq=seq)
+
     def set_names(self, names: list[str]) -> None:
         with self._lock:
             store.set_setting(self._conn, game_id=self.game.id, key="names", value=names)

@@ -4,7 +4,8 @@ Functions take the connection first and keyword-only arguments after it; they kn
 HTTP. Rows are never updated or deleted (triggers refuse it): a correction is a new event that
 points at the one it fixes, and settings (seat names, ruleset, speech) are new rows whose latest
 one wins. Each write is its own committed transaction, so a killed process loses nothing it
-acknowledged.
+acknowledged. Beside the log, the pictures of the plays held for review (JPEG, as vision saw
+them) are kept, so that a game resumed after a restart still shows them.
 
 >>> conn = open_store(":memory:")
 >>> game = create_game(conn, ruleset="qingdao")
@@ -32,8 +33,10 @@ __all__ = [
     "latest_game",
     "list_games",
     "load_events",
+    "load_picture",
     "load_settings",
     "open_store",
+    "save_picture",
     "set_setting",
 ]
 
@@ -56,6 +59,12 @@ CREATE TABLE IF NOT EXISTS settings (
     at      TEXT NOT NULL,
     key     TEXT NOT NULL,
     value   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pictures (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    jpeg    BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
 );
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
@@ -174,3 +183,25 @@ def load_settings(conn: sqlite3.Connection, *, game_id: int) -> dict[str, Any]:
     rows = conn.execute(
         "SELECT key, value FROM settings WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
     return {key: json.loads(value) for key, value in rows}
+
+
+def save_picture(conn: sqlite3.Connection, *, game_id: int, seq: int, jpeg: bytes) -> None:
+    """Keep the picture of event ``seq`` of the game (a play vision committed: a JPEG); the
+    first one kept of an event stands.
+
+    >>> conn = open_store(":memory:")
+    >>> game = create_game(conn, ruleset="qingdao")
+    >>> save_picture(conn, game_id=game.id, seq=2, jpeg=b"first")
+    >>> save_picture(conn, game_id=game.id, seq=2, jpeg=b"second")
+    >>> load_picture(conn, game_id=game.id, seq=2), load_picture(conn, game_id=game.id, seq=3)
+    (b'first', None)
+    """
+    conn.execute("INSERT OR IGNORE INTO pictures (game_id, seq, jpeg) VALUES (?, ?, ?)",
+                 (game_id, seq, jpeg))
+
+
+def load_picture(conn: sqlite3.Connection, *, game_id: int, seq: int) -> bytes | None:
+    """The picture kept of event ``seq`` of the game, or ``None``."""
+    row = conn.execute("SELECT jpeg FROM pictures WHERE game_id = ? AND seq = ?",
+                       (game_id, seq)).fetchone()
+    return None if row is None else bytes(row[0])

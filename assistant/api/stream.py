@@ -81,10 +81,11 @@ def play_picture(seq: int, frames: FramesDep, live: LiveDep) -> Response:
     fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
     asked = seq
     # A correction names an earlier event: following the names back ends.
-    while ((jpeg := frames.picture(live.game.id, seq)) is None
+    while ((jpeg := frames.picture(live.game.id, seq) or live.load_picture(seq)) is None
            and isinstance(target := fixes.get(seq), int) and target < seq):
         seq = target
     if jpeg is None:
         raise HTTPException(404, detail=f"no picture of event {asked}: only plays vision "
-                                        f"committed have one, the latest {PICTURES_KEPT} kept")
+                                        f"committed have one, the latest {PICTURES_KEPT} kept "
+                                        f"and those held for review")
     return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -355,6 +355,27 @@ def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correctio
     assert client.get("/api/plays/2/picture").status_code == 404
 
 
+def test_the_pictures_of_held_plays_outlast_a_restart(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path))
+    send = PipelineSubmitter(app.state.live, app.state.frames)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    plays = [("55", False), ("66", True), ("77", False)]   # (cards, held for review)
+    for seq, (cards, held) in enumerate(plays, start=2):
+        send({"type": "play", "seat": seq - 2, "cards": cards, "source": "vision",
+              "review": held, "seq": seq})
+        send.picture(seq, cards.encode())
+    # Seat 2's 77, let in, is corrected later, held: its picture goes with the record too.
+    send({"type": "play", "seat": 2, "cards": "777", "source": "vision", "fixes": 4,
+          "review": True, "seq": 5})
+    app.state.live.close()
+
+    resumed = local_client(create_app(make_settings(tmp_path)))   # the same store
+    answers = {seq: resumed.get(f"/api/plays/{seq}/picture") for seq in (2, 3, 4, 5)}
+    assert answers[2].status_code == 404   # let in as seen: kept in memory only
+    assert answers[3].content == b"66" and answers[4].content == b"77"
+    assert answers[5].content == b"77"     # the correction shows the play it corrects
+
+
 def test_a_new_deal_vision_opened_under_a_round_left_open_counts_once_that_round_is_corrected(
         app: FastAPI, client: TestClient) -> None:
     # Seat 4's last QQ was read as Q, so round 1 never ended. The table dealt anew; vision
