@@ -134,7 +134,7 @@ def process_command(args: argparse.Namespace) -> int:
     if args.pictures is not None:
         print(f"pictures of the plays written to {args.pictures}")
     if truth is not None:
-        _compare_with_truth(events, truth, args.truth, args.ruleset)
+        _compare_with_truth(events, truth, args.truth, args.ruleset, pictures=args.pictures)
     return 0
 
 
@@ -172,7 +172,9 @@ def _read_truth(path: Path) -> list[dict[str, Any]]:
 
 
 def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]], path: Path,
-                        ruleset: str) -> None:
+                        ruleset: str, *, pictures: Path | None = None) -> None:
+    """Print the score of ``events`` against ``truth`` and the plays that differ, each
+    recognised one with its picture in ``pictures`` (a correction: its play's), when written."""
     from tracker.score import game_outcome, score_plays
 
     score = score_plays(truth, events)
@@ -181,6 +183,10 @@ def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]
     print(f"finishing order, counts and tribute as the truth's: {'yes' if same else 'no'}")
     for difference in score.differences:
         print("\n".join(difference.lines()))
+        for play in difference.seen if pictures is not None else ():
+            picture = pictures / f"play-{play.get('fixes', play['seq'])}.jpg"
+            if picture.is_file():
+                print(f"  picture: {picture}")
 
 
 def render_command(args: argparse.Namespace) -> int:

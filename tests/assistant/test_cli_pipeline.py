@@ -77,14 +77,23 @@ def test_process_writes_a_picture_of_each_play_it_asked_for(tmp_path, monkeypatc
         cv2.imwrite(str(clip / f"{index:04d}.png"), image)
     table, events, pictures = tmp_path / "table.json", tmp_path / "e.jsonl", tmp_path / "pics"
     TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    truth = tmp_path / "truth.jsonl"   # three 5s were laid, one of them under the others
+    truth.write_text('{"type": "round", "ruleset": "qingdao", "first": 0}\n'
+                     '{"type": "play", "seat": 0, "cards": "555", "t": 0.8}\n')
     assert main(["process", str(clip), "--table", str(table), "--events", str(events),
-                 "--pictures", str(pictures)]) == 0
-    assert f"pictures of the plays written to {pictures}" in capsys.readouterr().out
+                 "--pictures", str(pictures), "--truth", str(truth)]) == 0
+    printed = capsys.readouterr().out
+    assert f"pictures of the plays written to {pictures}" in printed
     plays = [e for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
     assert [(e["seat"], e["cards"]) for e in plays] == [(0, "55")]
-    assert sorted(path.name for path in pictures.iterdir()) == [f"play-{plays[0]['seq']}.jpg"]
-    picture = cv2.imread(str(pictures / f"play-{plays[0]['seq']}.jpg"))
+    written = pictures / f"play-{plays[0]['seq']}.jpg"
+    assert sorted(pictures.iterdir()) == [written]
+    picture = cv2.imread(str(written))
     assert picture is not None and (cv2.inRange(picture, (0, 0, 200), (60, 60, 255)) > 0).sum() > 3000
+    # The play that differs from the truth is shown with its picture.
+    assert printed.splitlines()[-3:] == [
+        "- seat 0 plays 555 at 0.80 s", f"+ seat 0 plays 55 at {plays[0]['t']:.2f} s",
+        f"  picture: {written}"]
 
 
 @pytest.mark.parametrize("steady", [True, False])
