@@ -183,7 +183,9 @@ def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]
     print(f"finishing order, counts and tribute as the truth's: {'yes' if same else 'no'}")
     for difference in score.differences:
         print("\n".join(difference.lines()))
-        for play in difference.seen if pictures is not None else ():
+        if pictures is None:
+            continue
+        for play in difference.seen:
             picture = pictures / f"play-{play.get('fixes', play['seq'])}.jpg"
             if picture.is_file():
                 print(f"  picture: {picture}")
