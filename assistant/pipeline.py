@@ -22,6 +22,7 @@ view the table was calibrated on (:mod:`vision.stabilize`).
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import threading
 import time
@@ -63,6 +64,8 @@ __all__ = [
     "card_detector",
     "demo_assets",
 ]
+
+log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
@@ -568,8 +571,7 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
                 if on_picture is not None and event["type"] == "play" and "fixes" not in event:
-                    on_picture(event["seq"], self.play_picture(image, event["seat"], detections,
-                                                               camera=camera))
+                    self._picture_taken(on_picture, event, image, detections, camera=camera)
             if on_frame is not None and show:
                 shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
@@ -584,6 +586,18 @@ class Pipeline:
                 self._count(event)
                 on_event(event)
         return self.stats
+
+    def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
+                       image: NDArray[np.uint8], detections: Detections, *,
+                       camera: NDArray[np.float64] | None) -> None:
+        """Hand the picture of the play ``event`` to ``on_picture``. A picture is for people
+        to look at: one that cannot be made or kept (a disk full) is logged, and the game
+        goes on."""
+        try:
+            on_picture(event["seq"], self.play_picture(image, event["seat"], detections,
+                                                       camera=camera))
+        except Exception:
+            log.exception("no picture of play %s", event["seq"])
 
     def play_picture(self, image: NDArray[np.uint8], seat: int, detections: Detections, *,
                      camera: NDArray[np.float64] | None = None) -> bytes:

@@ -560,3 +560,17 @@ def test_each_new_play_comes_with_a_picture_of_its_zone_as_read(per_zone):
         boxed = [np.all(np.abs(half.astype(int) - CLASS_COLORS[rank]) < 40, axis=2).sum()
                  for half in (filmed_half, drawn_half)]
         assert boxed[1] > boxed[0] + 500
+
+
+def test_a_picture_that_cannot_be_kept_is_logged_and_the_game_goes_on(caplog):
+    def disk_full(seq, jpeg):
+        raise OSError(28, "No space left on device")
+
+    events: list[dict] = []
+    Pipeline(lead_corrected_by_its_answer(), LAYOUT, unsure_fourth_five,
+             match=rules.Match(ruleset="qingdao"), per_zone=False).run(
+        events.append, on_picture=disk_full)
+    assert [(e["seq"], e["type"]) for e in events] == [
+        (1, "round"), (2, "play"), (3, "play"), (4, "play")]
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
+        "no picture of play 2", "no picture of play 4"]
