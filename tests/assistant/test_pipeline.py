@@ -534,7 +534,7 @@ def test_events_are_numbered_in_order_and_a_correction_names_its_plays_number():
 
 
 @pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
-def test_each_new_play_comes_with_a_picture_of_its_zone_as_read(per_zone):
+def test_each_new_play_comes_with_a_picture_of_its_cards_as_read(per_zone):
     pictures: dict[int, NDArray[np.uint8]] = {}
     events: list[dict] = []
 
@@ -548,8 +548,8 @@ def test_each_new_play_comes_with_a_picture_of_its_zone_as_read(per_zone):
     assert sorted(pictures) == sorted(plays) == [2, 4]   # the correction (3) has none
     for seq, picture in pictures.items():
         # Two halves: the cards as filmed, and the same with their boxes drawn.
-        filmed_half, drawn_half = picture[:, :picture.shape[1] // 2 - 3], \
-            picture[:, picture.shape[1] // 2 + 3:]
+        middle = picture.shape[1] // 2
+        filmed_half, drawn_half = picture[:, :middle - 3], picture[:, middle + 3:]
         colour = {"5": (0, 0, 255), "K": (255, 0, 0)}[plays[seq]["cards"][0]]
         cards = len(plays[seq]["cards"])
         for half in (filmed_half, drawn_half):

@@ -139,7 +139,7 @@ def test_the_page_says_when_the_video_source_stops(table_with_video: LiveServer,
 
 
 @pytest.mark.browser
-def test_a_held_play_shows_the_picture_of_its_zone_where_one_was_kept(
+def test_a_held_play_shows_its_picture_where_one_was_kept(
         table_with_video: LiveServer, browser: Any) -> None:
     expect = pytest.importorskip("playwright.sync_api").expect
     _, jpeg = cv2.imencode(".jpg", np.full((80, 120, 3), (0, 0, 255), np.uint8))

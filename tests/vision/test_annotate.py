@@ -87,7 +87,8 @@ def test_no_detections_no_zones_is_an_exact_copy():
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
 def test_side_by_side_shows_the_cards_as_filmed_and_boxed_turned_upright(turns):
-    # A white card with a black tab at its top, boxed; turned, its box still fits it.
+    # A white card with a black tab at its top (which way it turned shows), boxed; turned,
+    # its box still fits it.
     frame = np.full((300, 400, 3), 40, np.uint8)
     frame[100:200, 150:220] = 255
     frame[100:110, 150:220] = 0
