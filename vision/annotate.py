@@ -92,7 +92,8 @@ def side_by_side(image: NDArray[np.uint8], detections: Detections, *, turns: int
                  margin: float = 0.4, height: int = 360, most: float = 3.0) -> NDArray[np.uint8]:
     """The part of ``image`` around ``detections`` twice, side by side: as filmed, and with
     the boxes drawn (:func:`annotate`). In a tight fan the labels cover the cards' corners;
-    beside the clean copy, the cards stay readable next to what was made of them.
+    beside the clean copy, the cards stay readable next to what was made of them. The least
+    sure boxes are drawn last: where labels overlap, the doubted card's is read.
 
     Args:
         image: BGR image; left unchanged.
@@ -122,7 +123,8 @@ def side_by_side(image: NDArray[np.uint8], detections: Detections, *, turns: int
     # The part's boxes are those "found" in the part turned back by the other quarter turns.
     boxes = rotate_boxes_back(detections.xyxy - np.array([left, top, left, top], np.float32),
                               -turns, part.shape[:2])
-    drawn = annotate(part, replace(detections, xyxy=boxes))
+    surest_first = np.argsort(-detections.confidence, kind="stable")
+    drawn = annotate(part, replace(detections, xyxy=boxes)[surest_first])
     gap = np.full((part.shape[0], 2, 3), 255, np.uint8)
     both = np.hstack([part, gap, drawn])
     factor = min(most, height / both.shape[0])

@@ -110,3 +110,15 @@ def test_side_by_side_is_enlarged_to_the_height_asked_and_no_more_than_most():
                         height=360).shape[0] == 360
     assert side_by_side(frame, boxes((150, 100, 160, 110, "T", 0.9)),
                         height=360, most=2.0).shape[0] == 36   # 18 px high, twice
+
+
+def test_side_by_side_draws_the_least_sure_label_on_top():
+    # Two boxes from one corner, as a fan's strip and its card: the unsure one's tag shows.
+    frame = np.zeros((300, 400, 3), np.uint8)
+    for unsure_first in (True, False):
+        rows = [(150, 100, 220, 200, "T", 0.31), (150, 100, 230, 210, "K", 0.93)]
+        picture = side_by_side(frame, boxes(*(rows if unsure_first else rows[::-1])), height=0)
+        drawn = picture[:, (picture.shape[1] - 2) // 2 + 2:]
+        tags = {rank: np.all(drawn == CLASS_COLORS[class_id(rank)], axis=2).sum()
+                for rank in ("T", "K")}
+        assert tags["T"] > tags["K"]
