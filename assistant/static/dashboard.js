@@ -94,6 +94,8 @@ function renderLog(st) {
 
 // A play vision committed shows its cards as filmed and as the detector boxed them: what the
 // operator checks it against once the trick is gathered. Click: the picture full size.
+const PICTURE_RETRY_MS = 1000;  // the picture follows its play by a few milliseconds
+
 function heldPicture(r) {
   if (!info.video || r.event.source !== "vision") return "";
   const url = `/api/plays/${r.seq}/picture`;
@@ -107,9 +109,16 @@ function renderHeld(st) {
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
-  // No picture kept (an older play, or a server restarted since): no empty frame.
-  $("held").querySelectorAll(".picture img").forEach((img) =>
-    img.addEventListener("error", () => img.parentElement.remove(), {once: true}));
+  // Asked for before it came, a picture is asked for again; none kept (an older play, or a
+  // server restarted since): no empty frame.
+  $("held").querySelectorAll(".picture img").forEach((img) => {
+    let retried = false;
+    img.addEventListener("error", () => {
+      if (retried) return img.parentElement.remove();
+      retried = true;
+      setTimeout(() => { img.src = `${img.getAttribute("src")}?again`; }, PICTURE_RETRY_MS);
+    });
+  });
 }
 
 function renderScores(st) {

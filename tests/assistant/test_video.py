@@ -150,16 +150,21 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
               "reason": "unsure card (conf 0.31)", "seq": 2})
         send.picture(2, jpeg.tobytes())
         send({"type": "play", "seat": 1, "cards": "66", "source": "vision", "review": True,
-              "reason": "unsure card (conf 0.33)", "seq": 3})   # its picture not kept
+              "reason": "unsure card (conf 0.33)", "seq": 3})   # its picture never kept
+        send({"type": "play", "seat": 2, "cards": "77", "source": "vision", "review": True,
+              "reason": "unsure card (conf 0.35)", "seq": 4})   # its picture comes late
         page = browser.new_page(viewport={"width": 1600, "height": 900})
         page.goto(server.url + "/")
         held = page.locator("#held li")
-        expect(held).to_have_count(2)
+        expect(held).to_have_count(3)
         picture = held.nth(0).locator(".picture img")
         expect(picture).to_have_attribute("src", "/api/plays/2/picture")
         page.wait_for_function(
             "() => document.querySelector('#held li .picture img')?.naturalWidth === 120")
         assert held.nth(0).locator(".picture").get_attribute("href") == "/api/plays/2/picture"
+        send.picture(4, jpeg.tobytes())   # after the page asked for it: asked for again
+        page.wait_for_function("() => document.querySelector("
+                               "'#held li[data-seq=\"4\"] .picture img')?.naturalWidth === 120")
         expect(held.nth(1).locator(".picture")).to_have_count(0)   # no empty frame
         expect(held.nth(1)).to_contain_text("unsure card (conf 0.33)")
         # Any play vision committed links to its picture from the event log.
