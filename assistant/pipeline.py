@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from rules.events import apply_corrections
 from tracker.closer import CloserViews, ViewsOnDemand
 from tracker.plays import FAINT_CONF, PlaySegmenter
-from tracker.prior import MatchPrior
+from tracker.prior import Event, MatchPrior
 from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
 from vision.annotate import side_by_side
@@ -67,7 +67,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
 DetectorFn = Callable[[NDArray[np.uint8]], Detections]
 
 
@@ -571,7 +570,10 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
                 if on_picture is not None and event["type"] == "play" and "fixes" not in event:
-                    self._picture_taken(on_picture, event, image, detections, camera=camera)
+                    if steadied is image and camera is not None:
+                        assert self.stabilizer is not None
+                        steadied = self.stabilizer.steady(image)   # shared with the live view
+                    self._picture_taken(on_picture, event, steadied, detections)
             if on_frame is not None and show:
                 shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
@@ -588,27 +590,23 @@ class Pipeline:
         return self.stats
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
-                       image: NDArray[np.uint8], detections: Detections, *,
-                       camera: NDArray[np.float64] | None) -> None:
-        """Hand the picture of the play ``event`` to ``on_picture``. A picture is for people
-        to look at: one that cannot be made or kept (a disk full) is logged, and the game
-        goes on."""
+                       image: NDArray[np.uint8], detections: Detections) -> None:
+        """Hand the picture of the play ``event`` to ``on_picture`` (``image``: the frame in
+        the table's view). A picture is for people to look at: one that cannot be made or
+        kept (a disk full) is logged, and the game goes on."""
         try:
-            on_picture(event["seq"], self.play_picture(image, event["seat"], detections,
-                                                       camera=camera))
+            on_picture(event["seq"], self.play_picture(image, event["seat"], detections))
         except Exception:
             log.exception("no picture of play %s", event["seq"])
 
-    def play_picture(self, image: NDArray[np.uint8], seat: int, detections: Detections, *,
-                     camera: NDArray[np.float64] | None = None) -> bytes:
-        """A JPEG of the part of ``image`` (filmed at the pose ``camera``, warped back to the
-        table's view) around the boxes of ``detections`` (the table's pixels) whose centre
-        lies in ``seat``'s zone, turned by quarter turns so that the seat's player sits at the
-        bottom: as filmed, and beside it with those boxes drawn, faint ones too, each labelled
-        with its rank and score (:func:`vision.annotate.side_by_side`). The boxes are drawn
-        as the tracker holds them: a quarter turn keeps them upright and as they were."""
-        if camera is not None and self.stabilizer is not None:
-            image = self.stabilizer.steady(image)
+    def play_picture(self, image: NDArray[np.uint8], seat: int, detections: Detections
+                     ) -> bytes:
+        """A JPEG of the part of ``image`` (a frame in the table's view) around the boxes of
+        ``detections`` (the table's pixels) whose centre lies in ``seat``'s zone, turned by
+        quarter turns so that the seat's player sits at the bottom: as filmed, and beside it
+        with those boxes drawn, faint ones too, each labelled with its rank and score
+        (:func:`vision.annotate.side_by_side`). The boxes are drawn as the tracker holds them:
+        a quarter turn keeps them upright and as they were."""
         boxes = detections[self.zones.trigger(detections) == seat]
         picture = side_by_side(image, Detections(xyxy=boxes.xyxy, confidence=boxes.confidence,
                                                  class_id=boxes.class_id),

@@ -77,12 +77,18 @@ function describe(event) {
 
 const STATUS = {effective: "", replaced: "已改", withdrawn: "已撤销", held: "待审", control: "", void: "已撤销"};
 
+// A play vision committed shows its cards as filmed and as the detector boxed them: what the
+// operator checks it against once the trick is gathered. Click: the picture full size.
+const PICTURE_RETRY_MS = 1000;  // the picture follows its play by a few milliseconds
+const pictureUrl = (seq) => `/api/plays/${seq}/picture`;
+const hasPicture = (r) => info.video && r.event.type === "play" && r.event.source === "vision";
+
 function renderLog(st) {
   $("log").innerHTML = (st.log || []).slice().reverse().map((r) => {
     const fix = r.event.fixes && !["undo", "accept"].includes(r.event.type) ? ` <span class="muted">改 #${r.event.fixes}</span>` : "";
     const src = !r.event.source || r.event.source === "operator" ? ""
-      : r.event.type === "play" && r.event.source === "vision" && info.video
-        ? ` <a class="muted" href="/api/plays/${r.seq}/picture" target="_blank" title="所见 as seen">vision ▣</a>`
+      : hasPicture(r)
+        ? ` <a class="muted" href="${pictureUrl(r.seq)}" target="_blank" title="所见 as seen">vision ▣</a>`
         : ` <span class="muted">${r.event.source}</span>`;
     const canFix = ["play", "pass", "yield", "declare", "revolution"].includes(r.event.type) && ["effective", "held"].includes(r.status);
     return `<li class="${r.status}${r.error ? " error" : ""}" data-seq="${r.seq}"><span class="muted">#${r.seq}</span>
@@ -92,13 +98,9 @@ function renderLog(st) {
   }).join("");
 }
 
-// A play vision committed shows its cards as filmed and as the detector boxed them: what the
-// operator checks it against once the trick is gathered. Click: the picture full size.
-const PICTURE_RETRY_MS = 1000;  // the picture follows its play by a few milliseconds
-
 function heldPicture(r) {
-  if (!info.video || r.event.source !== "vision") return "";
-  const url = `/api/plays/${r.seq}/picture`;
+  if (!hasPicture(r)) return "";
+  const url = pictureUrl(r.seq);
   return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img src="${url}" alt="#${r.seq}"></a>`;
 }
 
