@@ -45,12 +45,15 @@ from vision.annotate import side_by_side
 from vision.capture import Capture, CaptureStats, Frame, frames
 from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
 from vision.detector import rotate_boxes_back
-from vision.stabilize import Stabilizer, StabilizerStats
+from vision.stabilize import Stabilizer, StabilizerStats, card_motion
 
 if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs it
     from vision.detector import Detector
 
 __all__ = [
+    "CARDS_MOVED_BY",
+    "CARDS_MOVED_MIN",
+    "CARDS_MOVED_SHARE",
     "CLOSER_SCALES",
     "DEMO_SEED",
     "NESTED_BELOW",
@@ -107,6 +110,24 @@ turned on the table gives its strips square boxes that overlap as much as two bo
 card, and the strict threshold drops strips as the same card found twice. The closer views are
 read only for a play whose count is in doubt, and a card is taken in only when most views count
 it, so the second boxes a looser threshold lets through cost little there."""
+
+CARDS_MOVED_MIN = 4
+"""Fewest cards that must have moved as one for the camera to have moved
+(:meth:`Pipeline._cards_moved`)."""
+CARDS_MOVED_SHARE = 0.6
+"""Share of the cards the table showed that must have moved as one: a camera moves them all,
+save those a hand now covers or a card just laid hides; a hand moves one seat's."""
+CARDS_MOVED_BY = 5.0
+"""Pixels by which such a move must shift some of the cards: a card's box read anew may
+differ by 2; and a card moved less is still known at its place."""
+CARDS_MOVED_TURN = 3.0
+"""Most degrees by which such a move may turn the picture: a camera clamped over a table is
+knocked askew by a degree or two; cards of two seats, each lying close together, agree on a
+far larger turn about them as well."""
+CARDS_MOVED_REACH = 100.0
+"""Pixels a card's box may have moved by (a camera knocked 30 px off and turned 2°)."""
+CARDS_MOVED_ERROR = 4.0
+"""Pixels within which a card's box, read anew, lies where the move puts it."""
 
 
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
@@ -271,6 +292,15 @@ class ChangeDetector:
         for seat in np.flatnonzero(to_detect):
             self._references[seat] = small
         return moving, to_detect
+
+    def rest(self, shrunk: NDArray[np.uint8], seats: Iterable[int]) -> None:
+        """Take ``shrunk`` (the frame :meth:`update` last took, as :meth:`shrink` gave it,
+        warped anew: the camera's pose was corrected) in place of that frame, and as the
+        picture ``seats``' zones were last detected on."""
+        small = self.small(shrunk)
+        self._previous = small
+        for seat in seats:
+            self._references[seat] = small
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,6 +543,7 @@ class Pipeline:
         changes = ChangeDetector(self.zones)
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
+        still = detections  # in force when the table last lay still: where the cards lie
         views: dict[int, list[Detections]] = {}  # a zone's closer views, while its detections hold
         size = self.table.image_size
         started = time.perf_counter()
@@ -528,7 +559,7 @@ class Pipeline:
                 self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
-                detections = Detections.empty()
+                detections = still = Detections.empty()
                 views = {}
             arrived = time.perf_counter()
             image = frame.image
@@ -539,13 +570,14 @@ class Pipeline:
             shrunk = changes.shrink(image)
             show = on_frame is not None and arrived - shown >= frame_every
             camera = None       # the camera's pose, when it moved from the table's view
+            steady_shrunk = shrunk
             if self.stabilizer is not None:
                 self.stabilizer.follow(image, frame.t, shrunk=shrunk)
                 if self.stabilizer.displaced:
                     # The zones' crops are taken from the frame as it came: resampled once,
                     # as sharp as a steady camera's.
-                    camera, shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
-            moving, to_detect = changes.update(image, shrunk=shrunk)
+                    camera, steady_shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
+            moving, to_detect = changes.update(image, shrunk=steady_shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
             # The whole frame in the table's view, warped only for what needs it whole.
             steadied = (self.stabilizer.steady(image)
@@ -553,14 +585,18 @@ class Pipeline:
                         and (show or (seats and not self.per_zone)) else image)
             if seats:
                 detected = time.perf_counter()
-                if self.per_zone:
-                    for seat, found in self.zones.detect_each(image, self._read_zone, seats,
-                                                              camera=camera).items():
-                        per_seat[seat] = found
-                        views.pop(seat, None)
-                    detections = merge_crops(per_seat)
-                else:   # corners are a card's own only in an upright view: not a turned play's
-                    detections = self._read_once(steadied, corner=0.0)
+                detections = self._detect(image, steadied, seats, camera, per_seat, views)
+                motion = self._cards_moved(still, detections)
+                if motion is not None:
+                    # The camera moved where its picture has too little to follow (a plain
+                    # cloth): the cards it sees have. Read the zones again at its new pose.
+                    assert self.stabilizer is not None
+                    self.stabilizer.moved_by(motion, shrunk, frame.t)
+                    camera = self.stabilizer.pose
+                    steadied = (self.stabilizer.steady(image) if show or not self.per_zone
+                                else image)
+                    changes.rest(self.stabilizer.steady(shrunk), seats)
+                    detections = self._detect(image, steadied, seats, camera, per_seat, views)
                 self.stats.detector_seconds += time.perf_counter() - detected
             closer = (functools.partial(self._look_closer, image, camera=camera, read=views)
                       if self.per_zone and self.closer_scales else None)
@@ -574,6 +610,8 @@ class Pipeline:
                         assert self.stabilizer is not None
                         steadied = self.stabilizer.steady(image)   # shared with the live view
                     self._picture_taken(on_picture, event, steadied, detections)
+            if not seats and not moving.any():
+                still = detections
             if on_frame is not None and show:
                 shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
@@ -588,6 +626,53 @@ class Pipeline:
                 self._count(event)
                 on_event(event)
         return self.stats
+
+    def _detect(self, image: NDArray[np.uint8], steadied: NDArray[np.uint8], seats: list[int],
+                camera: NDArray[np.float64] | None, per_seat: list[Detections],
+                views: dict[int, list[Detections]]) -> Detections:
+        """The detections in force once ``seats``' zones of ``image`` (filmed at the pose
+        ``camera``; ``steadied``: warped back to the table's view) are read again: each
+        seat's boxes kept in ``per_seat`` and its closer views, now stale, dropped from
+        ``views``; or, without zones, the whole frame's."""
+        if not self.per_zone:
+            # Corners are a card's own only in an upright view: not a turned play's.
+            return self._read_once(steadied, corner=0.0)
+        for seat, found in self.zones.detect_each(image, self._read_zone, seats,
+                                                  camera=camera).items():
+            per_seat[seat] = found
+            views.pop(seat, None)
+        return merge_crops(per_seat)
+
+    def _cards_moved(self, before: Detections, after: Detections) -> NDArray[np.float64] | None:
+        """How the camera moved, as the cards show it, when its own corners did not (a plain
+        cloth): the motion of the table's view (:func:`vision.stabilize.card_motion`) from
+        ``before`` (the boxes in force when the table last lay still) to ``after`` (those in
+        force now), or ``None``.
+
+        Cards stay where they were laid, and only the camera moves the cards of several
+        seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards moved by
+        it, :data:`CARDS_MOVED_SHARE` of all those the table showed, lying in two seats'
+        zones or more (or in the only zone that held cards), and it turns the picture by no
+        more than :data:`CARDS_MOVED_TURN` degrees and moves some of those cards by more
+        than :data:`CARDS_MOVED_BY` pixels."""
+        if self.stabilizer is None:
+            return None
+        before = before[self.segmenter.counts(before)]
+        if len(before) < CARDS_MOVED_MIN:
+            return None
+        fitted = card_motion(before, after[self.segmenter.counts(after)],
+                             reach=CARDS_MOVED_REACH, error=CARDS_MOVED_ERROR)
+        if fitted is None:
+            return None
+        motion, followed = fitted
+        seats = self.zones.trigger(before)
+        if (followed.sum() < max(CARDS_MOVED_MIN, CARDS_MOVED_SHARE * len(before))
+                or len(np.unique(seats[followed])) < min(2, len(np.unique(seats)))
+                or abs(math.degrees(math.atan2(motion[1, 0], motion[0, 0]))) > CARDS_MOVED_TURN):
+            return None
+        centres = (before.xyxy[followed, :2] + before.xyxy[followed, 2:]) / 2
+        moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
+        return motion if moved.max() > CARDS_MOVED_BY else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
                        image: NDArray[np.uint8], detections: Detections) -> None:

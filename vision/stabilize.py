@@ -50,7 +50,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CameraPose", "Stabilizer", "StabilizerStats"]
+from vision.detections import Detections
+
+__all__ = ["CameraPose", "Stabilizer", "StabilizerStats", "card_motion"]
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +201,15 @@ class Stabilizer:
         """The table was calibrated again on the view as it now stands (frames warped by the
         pose in force): a picture once past following is no more to be reported."""
         self.stats.message = None
+
+    def moved_by(self, motion: NDArray[np.float64], image: NDArray[np.uint8], t: float) -> None:
+        """The camera was found moved by other means than its corners (the cards it sees,
+        :func:`card_motion`): what lay at ``x`` in the table's view, through the pose in
+        force, now lies at ``motion @ x``. The camera's new pose is taken at rest, counted as a
+        move, and followed from ``image`` (its frame at ``t``, or a copy of it shrunk) on."""
+        self._pose = self._pose @ motion
+        self._came_to_rest()
+        self._take_anchor(self._grey_copy(image), t, pose=self._pose)
 
     @property
     def displaced(self) -> bool:
@@ -451,6 +462,58 @@ class Stabilizer:
     def _distance(self, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
         """Farthest apart, in pixels, that ``a`` and ``b`` put a corner of the picture."""
         return float(np.abs((a - b) @ self._corners)[:2].max())
+
+
+def card_motion(before: Detections, after: Detections, *, reach: float, error: float
+                ) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+    """The turn and shift that takes most of the cards ``before`` to a card of the same class
+    in ``after`` (each card by its box's centre, moved by at most ``reach`` pixels, fitted
+    within ``error`` pixels): ``(motion 3×3, which of before follow it)``, or ``None`` when no
+    two cards agree on one. Cards on a table stay where they were laid; when all of them,
+    seen anew, lie moved as one, the camera moved.
+
+    RANSAC sorts the pairs that agree from a tight fan's strips of one rank, each lying near
+    the others: a strip paired with its neighbour agrees with no card elsewhere.
+
+    >>> boxes = np.array([[100, 100, 160, 190], [400, 120, 460, 210], [700, 500, 790, 560]],
+    ...                  np.float32)
+    >>> def cards(xyxy):
+    ...     return Detections(xyxy=xyxy, confidence=np.ones(3, np.float32),
+    ...                       class_id=np.array([3, 3, 9]))
+    >>> motion, followed = card_motion(cards(boxes), cards(boxes + [12, -5, 12, -5]), reach=60,
+    ...                                error=3)
+    >>> motion[:2, 2].round(1).tolist(), followed.tolist()
+    ([12.0, -5.0], [True, True, True])
+    """
+    if not len(before) or not len(after):
+        return None
+    centres_before = (before.xyxy[:, :2] + before.xyxy[:, 2:]) / 2
+    centres_after = (after.xyxy[:, :2] + after.xyxy[:, 2:]) / 2
+    apart = np.linalg.norm(centres_before[:, None] - centres_after[None], axis=2)
+    first, second = np.nonzero((apart <= reach)
+                               & (before.class_id[:, None] == after.class_id[None]))
+    if len(np.unique(first)) < 2:
+        return None
+    fitted, inliers = cv2.estimateAffinePartial2D(
+        centres_before[first], centres_after[second], method=cv2.RANSAC,
+        ransacReprojThreshold=error, maxIters=2000, confidence=0.999)
+    if fitted is None:
+        return None
+    agree = inliers.ravel() == 1
+    if agree.sum() < 2:
+        return None
+    # A camera's move neither shrinks nor grows the table: fitted again as a turn and shift,
+    # and each card taken by its nearest place within the error (not two places at once).
+    motion = _turn_and_shift(centres_before[first[agree]], centres_after[second[agree]])
+    residual = np.linalg.norm(cv2.transform(centres_before[first][:, None], motion[:2])[:, 0]
+                              - centres_after[second], axis=1)
+    order = np.lexsort((residual, first))
+    pairs = order[(residual[order] <= error) & np.r_[True, np.diff(first[order]) != 0]]
+    if len(pairs) < 2:
+        return None
+    followed = np.zeros(len(before), bool)
+    followed[first[pairs]] = True
+    return _turn_and_shift(centres_before[first[pairs]], centres_after[second[pairs]]), followed
 
 
 def _resizing(scale: float) -> NDArray[np.float64]:
