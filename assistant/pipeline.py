@@ -650,29 +650,31 @@ class Pipeline:
         force now), or ``None``.
 
         Cards stay where they were laid, and only the camera moves the cards of several
-        seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards moved by
-        it, :data:`CARDS_MOVED_SHARE` of all those the table showed, lying in two seats'
-        zones or more (or in the only zone that held cards), and it turns the picture by no
-        more than :data:`CARDS_MOVED_TURN` degrees and moves some of those cards by more
-        than :data:`CARDS_MOVED_BY` pixels."""
+        seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards followed
+        it, :data:`CARDS_MOVED_SHARE` of all those the table showed, and it turned the
+        picture by no more than :data:`CARDS_MOVED_TURN` degrees and moved cards of two
+        seats' zones or more (or of the only zone that held cards) by more than
+        :data:`CARDS_MOVED_BY` pixels. A hand that pushed one seat's cards along while
+        another's lay still agrees with those on a slight turn about them."""
         if self.stabilizer is None:
             return None
-        before = before[self.segmenter.counts(before)]
+        # The cards laid on the table: not those in the players' hands at its edge.
+        before, after = (found[self.segmenter.counts(found) & (self.zones.trigger(found) >= 0)]
+                         for found in (before, after))
         if len(before) < CARDS_MOVED_MIN:
             return None
-        fitted = card_motion(before, after[self.segmenter.counts(after)],
-                             reach=CARDS_MOVED_REACH, error=CARDS_MOVED_ERROR)
+        fitted = card_motion(before, after, reach=CARDS_MOVED_REACH, error=CARDS_MOVED_ERROR,
+                             max_turn=CARDS_MOVED_TURN)
         if fitted is None:
             return None
         motion, followed = fitted
-        seats = self.zones.trigger(before)
-        if (followed.sum() < max(CARDS_MOVED_MIN, CARDS_MOVED_SHARE * len(before))
-                or len(np.unique(seats[followed])) < min(2, len(np.unique(seats)))
-                or abs(math.degrees(math.atan2(motion[1, 0], motion[0, 0]))) > CARDS_MOVED_TURN):
+        if followed.sum() < max(CARDS_MOVED_MIN, CARDS_MOVED_SHARE * len(before)):
             return None
-        centres = (before.xyxy[followed, :2] + before.xyxy[followed, 2:]) / 2
+        centres = (before.xyxy[:, :2] + before.xyxy[:, 2:]) / 2
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
-        return motion if moved.max() > CARDS_MOVED_BY else None
+        seats = self.zones.trigger(before)
+        moved_seats = np.unique(seats[followed & (moved > CARDS_MOVED_BY)])
+        return motion if len(moved_seats) >= min(2, len(np.unique(seats))) else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
                        image: NDArray[np.uint8], detections: Detections) -> None:

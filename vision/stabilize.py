@@ -464,16 +464,19 @@ class Stabilizer:
         return float(np.abs((a - b) @ self._corners)[:2].max())
 
 
-def card_motion(before: Detections, after: Detections, *, reach: float, error: float
-                ) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
-    """The turn and shift that takes most of the cards ``before`` to a card of the same class
-    in ``after`` (each card by its box's centre, moved by at most ``reach`` pixels, fitted
-    within ``error`` pixels): ``(motion 3×3, which of before follow it)``, or ``None`` when no
-    two cards agree on one. Cards on a table stay where they were laid; when all of them,
-    seen anew, lie moved as one, the camera moved.
+def card_motion(before: Detections, after: Detections, *, reach: float, error: float,
+                max_turn: float = 3.0) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+    """The turn (by at most ``max_turn`` degrees) and shift that takes the most of the cards
+    ``before`` to a card of the same class in ``after`` (each card by its box's centre, moved
+    by at most ``reach`` pixels and put within ``error`` pixels of it): ``(motion 3×3, which
+    of before follow it)``, or ``None`` when no two cards agree on one. Cards on a table stay
+    where they were laid; when all of them, seen anew, lie moved as one, the camera moved.
 
-    RANSAC sorts the pairs that agree from a tight fan's strips of one rank, each lying near
-    the others: a strip paired with its neighbour agrees with no card elsewhere.
+    Every two pairs of a card and a place it may have gone to give a motion; the one the most
+    cards follow is taken, fitted to them. A tight fan's strips of one rank lie near each
+    other, so each strip may pair with its neighbour's place: such a pair agrees with no card
+    elsewhere. Cards of two plays alone, each lying close together, agree on far larger turns
+    about them as well, hence the bound on the turn.
 
     >>> boxes = np.array([[100, 100, 160, 190], [400, 120, 460, 210], [700, 500, 790, 560]],
     ...                  np.float32)
@@ -487,33 +490,47 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     """
     if not len(before) or not len(after):
         return None
-    centres_before = (before.xyxy[:, :2] + before.xyxy[:, 2:]) / 2
-    centres_after = (after.xyxy[:, :2] + after.xyxy[:, 2:]) / 2
+    centres_before = (before.xyxy[:, :2] + before.xyxy[:, 2:]).astype(np.float64) / 2
+    centres_after = (after.xyxy[:, :2] + after.xyxy[:, 2:]).astype(np.float64) / 2
     apart = np.linalg.norm(centres_before[:, None] - centres_after[None], axis=2)
-    first, second = np.nonzero((apart <= reach)
-                               & (before.class_id[:, None] == after.class_id[None]))
-    if len(np.unique(first)) < 2:
+    card, place = np.nonzero((apart <= reach)
+                             & (before.class_id[:, None] == after.class_id[None]))
+    start, end = centres_before[card], centres_after[place]
+    # Each two pairs of two cards as far apart as their error allows a turn to be told.
+    one, other = np.triu_indices(len(card), 1)
+    span_before, span_after = start[other] - start[one], end[other] - end[one]
+    length = np.linalg.norm(span_before, axis=1)
+    turn = np.arctan2(span_before[:, 0] * span_after[:, 1] - span_before[:, 1] * span_after[:, 0],
+                      (span_before * span_after).sum(axis=1))
+    kept = ((card[one] != card[other]) & (length >= 4 * error)
+            & (np.abs(np.linalg.norm(span_after, axis=1) - length) <= 2 * error)
+            & (np.abs(turn) <= math.radians(max_turn)))
+    if not kept.any():
         return None
-    fitted, inliers = cv2.estimateAffinePartial2D(
-        centres_before[first], centres_after[second], method=cv2.RANSAC,
-        ransacReprojThreshold=error, maxIters=2000, confidence=0.999)
-    if fitted is None:
-        return None
-    agree = inliers.ravel() == 1
-    if agree.sum() < 2:
-        return None
-    # A camera's move neither shrinks nor grows the table: fitted again as a turn and shift,
-    # and each card taken by its nearest place within the error (not two places at once).
-    motion = _turn_and_shift(centres_before[first[agree]], centres_after[second[agree]])
-    residual = np.linalg.norm(cv2.transform(centres_before[first][:, None], motion[:2])[:, 0]
-                              - centres_after[second], axis=1)
-    order = np.lexsort((residual, first))
-    pairs = order[(residual[order] <= error) & np.r_[True, np.diff(first[order]) != 0]]
+    one, other, turn = one[kept], other[kept], turn[kept]
+    cos, sin = np.cos(turn), np.sin(turn)
+    middle_before = (start[one] + start[other]) / 2
+    middle_after = (end[one] + end[other]) / 2
+    shift = middle_after - np.stack([cos * middle_before[:, 0] - sin * middle_before[:, 1],
+                                     sin * middle_before[:, 0] + cos * middle_before[:, 1]], 1)
+    # Where each motion puts each card's start, against the place paired with it.
+    x = cos[:, None] * start[None, :, 0] - sin[:, None] * start[None, :, 1] + shift[:, :1]
+    y = sin[:, None] * start[None, :, 0] + cos[:, None] * start[None, :, 1] + shift[:, 1:]
+    near = np.hypot(x - end[None, :, 0], y - end[None, :, 1]) <= error
+    each_card = np.zeros((len(card), len(before)))
+    each_card[np.arange(len(card)), card] = 1
+    best = int(np.argmax((near @ each_card > 0).sum(axis=1)))
+    agree = near[best]
+    motion = _turn_and_shift(start[agree], end[agree])
+    # Fitted to the cards that follow it, each taken by its nearest place (not two at once).
+    residual = np.linalg.norm(start @ motion[:2, :2].T + motion[:2, 2] - end, axis=1)
+    order = np.lexsort((residual, card))
+    pairs = order[(residual[order] <= error) & np.r_[True, np.diff(card[order]) != 0]]
     if len(pairs) < 2:
         return None
     followed = np.zeros(len(before), bool)
-    followed[first[pairs]] = True
-    return _turn_and_shift(centres_before[first[pairs]], centres_after[second[pairs]]), followed
+    followed[card[pairs]] = True
+    return _turn_and_shift(start[pairs], end[pairs]), followed
 
 
 def _resizing(scale: float) -> NDArray[np.float64]:

@@ -471,6 +471,47 @@ def test_a_camera_bumped_between_two_plays_changes_no_play(steady):
                   - [600, 110, 641, 171]).max() <= 2
 
 
+FIVES = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]
+KINGS = [(BLUE_KING, 620, 140), (BLUE_KING, 668, 140)]
+
+
+def bumped_on_a_plain_cloth(frames, *, at=50, pose=(26, 15, 0.5)):
+    """``frames`` filmed by a camera bumped over three frames from frame ``at`` on."""
+    return frames[:at] + [
+        replace(frame, image=filmed(frame.image, camera_pose((1280, 720), *np.array(pose) * min(
+            (frame.index - at + 1) / 3, 1.0))))
+        for frame in frames[at:]]
+
+
+def test_a_camera_bumped_over_a_plain_cloth_is_followed_by_the_cards_it_sees():
+    """A bare grey table gives the camera's picture nothing of its own to follow: the four
+    cards of two seats, all moved as one, show the move."""
+    frames = film([(1.0, []), (2.0, FIVES), (2.0, FIVES + KINGS), (2.0, FIVES + KINGS),
+                   (2.0, FIVES + KINGS + [(BLUE_KING, 716, 140)])])
+    events = []
+    pipeline = Pipeline(bumped_on_a_plain_cloth(frames), LAYOUT, blob_detector)
+    pipeline.run(events.append)
+    assert [(e["seat"], e["cards"]) for e in events if e["type"] == "play"] == [
+        (0, "55"), (3, "KK"), (3, "K")]
+    assert pipeline.stats.camera_motion is not None
+    told = pipeline.stats.camera_motion.pose
+    assert pipeline.stats.camera_motion.moves == 1
+    assert (told.dx, told.dy, told.turn) == pytest.approx((26, 15, 0.5), abs=1.5)
+
+
+def test_one_seats_cards_moved_by_a_hand_are_no_camera_move():
+    """Four kings pushed 20 px along while the fives lie still: two thirds of the table's cards
+    moved as one, but in one seat's zone of two holding cards: a hand, not the camera."""
+    kings = [(BLUE_KING, x, 140) for x in (572, 620, 668, 716)]
+    pushed = [(BLUE_KING, x + 20, 148) for x in (572, 620, 668, 716)]
+    frames = film([(1.0, []), (2.0, FIVES), (2.0, FIVES + kings), (0.5, FIVES + ["hand"]),
+                   (2.0, FIVES + pushed)])
+    pipeline = Pipeline(frames, LAYOUT, blob_detector)
+    pipeline.run(lambda event: None)
+    assert pipeline.stats.camera_motion is not None
+    assert pipeline.stats.camera_motion.moves == 0
+
+
 def test_a_live_view_of_a_few_frames_a_second_has_only_those_warped_back(monkeypatch):
     warped = []
     steady = Stabilizer.steady

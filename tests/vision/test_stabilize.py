@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tests.helpers import camera_pose, checked_cloth, filmed
-from vision.stabilize import Stabilizer
+from vision.detections import Detections
+from vision.stabilize import Stabilizer, card_motion
 from vision.synth.scene import make_table_texture
 
 SIZE = (1280, 720)
@@ -211,3 +212,66 @@ def test_a_hand_sliding_cards_past_others_that_stay_is_no_camera_move():
         image = cards(lying + slid)
         assert stabilizer.update(image, i / 25) is image
     assert stabilizer.stats.moves == 0
+
+
+def cards(centres, ranks):
+    """Upright 60×90 card boxes about ``centres``."""
+    centres = np.asarray(centres, np.float32)
+    return Detections(xyxy=np.hstack([centres - (30, 45), centres + (30, 45)]),
+                      confidence=np.full(len(centres), 0.9, np.float32),
+                      class_id=np.asarray(ranks))
+
+
+def moved(centres, motion):
+    return cv2.transform(np.asarray(centres, np.float64)[:, None], motion[:2])[:, 0]
+
+
+# A tight fan of five 7s, its strips 16 px apart (each within reach of its neighbours' places),
+# a pair of kings across the table and a lone 3.
+TABLE = [(500 + 16 * i, 520) for i in range(5)] + [(600, 180), (660, 180), (860, 380)]
+RANKS = [7] * 5 + [12, 12, 3]
+
+
+@pytest.mark.parametrize("dx, dy, turn", [(25, -12, 0.0), (-18, 30, 1.0), (6, 4, -2.0)])
+def test_cards_all_moved_as_one_give_the_cameras_move(dx, dy, turn):
+    truth = pose(dx, dy, turn)
+    found = card_motion(cards(TABLE, RANKS), cards(moved(TABLE, truth), RANKS), reach=100,
+                        error=4)
+    assert found is not None
+    motion, followed = found
+    assert followed.all()
+    assert np.abs(moved(TABLE, motion) - moved(TABLE, truth)).max() < 0.5
+
+
+def test_cards_a_hand_moved_are_told_from_those_that_stayed():
+    """A hand pushed the kings 30 px along: the fan and the 3 stayed, and agree on no move."""
+    after = np.array(TABLE, np.float64)
+    after[5:7] += (30, 10)
+    found = card_motion(cards(TABLE, RANKS), cards(after, RANKS), reach=100, error=4)
+    assert found is not None
+    motion, followed = found
+    assert followed.tolist() == [True] * 5 + [False, False, True]
+    assert np.abs(moved(TABLE, motion) - TABLE).max() < 0.5
+
+
+def test_cards_of_other_ranks_or_out_of_reach_give_no_move():
+    before = cards(TABLE[5:], RANKS[5:])
+    assert card_motion(before, cards(TABLE[5:], [4, 4, 5]), reach=100, error=4) is None
+    assert card_motion(before, cards(np.array(TABLE[5:]) + (150, 0), RANKS[5:]), reach=100,
+                       error=4) is None
+    assert card_motion(before, Detections.empty(), reach=100, error=4) is None
+
+
+def test_a_move_found_by_other_means_is_taken_and_followed_from_there():
+    stabilizer = Stabilizer(SIZE)
+    image = table()
+    t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
+    t, _ = bump(stabilizer, image, (0, 0, 0), (20, 10, 0.5), t=t)
+    # Told of a further move (as the cards show it) with the camera's frame there ...
+    further = np.linalg.inv(pose(20, 10, 0.5)) @ pose(-5, 30, -0.2)
+    stabilizer.moved_by(further, filmed(image, pose(-5, 30, -0.2)), t)
+    assert corner_error(stabilizer, pose(-5, 30, -0.2)) < 1.0
+    assert stabilizer.stats.moves == 2
+    # ... it follows the camera from that pose on.
+    bump(stabilizer, image, (-5, 30, -0.2), (10, 5, 0.0), t=t)
+    assert corner_error(stabilizer, pose(10, 5, 0.0)) < 1.0
