@@ -52,8 +52,11 @@ if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs
 
 __all__ = [
     "CARDS_MOVED_BY",
+    "CARDS_MOVED_ERROR",
     "CARDS_MOVED_MIN",
+    "CARDS_MOVED_REACH",
     "CARDS_MOVED_SHARE",
+    "CARDS_MOVED_TURN",
     "CLOSER_SCALES",
     "DEMO_SEED",
     "NESTED_BELOW",
@@ -663,6 +666,12 @@ class Pipeline:
                          for found in (before, after))
         if len(before) < CARDS_MOVED_MIN:
             return None
+        # Most often the table's cards lie where they were (a play was laid): no move to seek.
+        stayed = ((np.linalg.norm(before.center[:, None] - after.center[None], axis=2)
+                   <= CARDS_MOVED_ERROR)
+                  & (before.class_id[:, None] == after.class_id[None])).any(axis=1)
+        if stayed.mean() > 1 - CARDS_MOVED_SHARE:
+            return None
         fitted = card_motion(before, after, reach=CARDS_MOVED_REACH, error=CARDS_MOVED_ERROR,
                              max_turn=CARDS_MOVED_TURN)
         if fitted is None:
@@ -670,7 +679,7 @@ class Pipeline:
         motion, followed = fitted
         if followed.sum() < max(CARDS_MOVED_MIN, CARDS_MOVED_SHARE * len(before)):
             return None
-        centres = (before.xyxy[:, :2] + before.xyxy[:, 2:]) / 2
+        centres = before.center
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
         seats = self.zones.trigger(before)
         moved_seats = np.unique(seats[followed & (moved > CARDS_MOVED_BY)])

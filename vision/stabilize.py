@@ -15,7 +15,9 @@ and a turn and shift is fitted to them; it counts only when they lie all over th
 which only the camera moves at once. The pose in force changes only when the fit moves some
 corner of the picture by more than ``tolerance`` pixels: a camera at rest gives the same warp
 on every frame, and the change detector sees no change where there is none. A plain cloth
-gives too few corners to tell the camera from a hand: it is not followed.
+gives too few corners to tell the camera from a hand: it is not followed by them. The cards
+on it can be (:func:`card_motion`): the caller, which knows where they lay, tells the
+stabilizer of the move it found (:meth:`Stabilizer.moved_by`).
 
 Given the picture the table was calibrated on (``reference``), the camera is followed from it:
 a camera moved since (between two evenings at the table, by up to about 10° and any shift the
@@ -81,6 +83,8 @@ corners at the picture's edges within about 1° of the turn they were looked for
 _SEARCH_EVERY = 0.25
 """Seconds between two looks for the calibrated view (55 ms each) in a picture it was not found
 in: a hand over the table at the start goes away."""
+_MOST_CARD_MOTIONS = 8000
+"""Most motions :func:`card_motion` draws from two pairs of a card and a place each."""
 _FLOW_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
 
 
@@ -490,14 +494,20 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     """
     if not len(before) or not len(after):
         return None
-    centres_before = (before.xyxy[:, :2] + before.xyxy[:, 2:]).astype(np.float64) / 2
-    centres_after = (after.xyxy[:, :2] + after.xyxy[:, 2:]).astype(np.float64) / 2
+    centres_before = before.center.astype(np.float64)
+    centres_after = after.center.astype(np.float64)
     apart = np.linalg.norm(centres_before[:, None] - centres_after[None], axis=2)
     card, place = np.nonzero((apart <= reach)
                              & (before.class_id[:, None] == after.class_id[None]))
     start, end = centres_before[card], centres_after[place]
-    # Each two pairs of two cards as far apart as their error allows a turn to be told.
+    # Each two pairs of two cards as far apart as their error allows a turn to be told. Many
+    # cards of one rank lying together (a pile of fans) pair many ways: a sample of the
+    # motions they give still holds the camera's many times over, and bounds the work.
     one, other = np.triu_indices(len(card), 1)
+    if len(one) > _MOST_CARD_MOTIONS:
+        sample = np.sort(np.random.default_rng(0).choice(len(one), _MOST_CARD_MOTIONS,
+                                                         replace=False))
+        one, other = one[sample], other[sample]
     span_before, span_after = start[other] - start[one], end[other] - end[one]
     length = np.linalg.norm(span_before, axis=1)
     turn = np.arctan2(span_before[:, 0] * span_after[:, 1] - span_before[:, 1] * span_after[:, 0],
