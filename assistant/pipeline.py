@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs
     from vision.detector import Detector
 
 __all__ = [
+    "CARDS_MOVED_ALONE",
     "CARDS_MOVED_BY",
     "CARDS_MOVED_ERROR",
     "CARDS_MOVED_MIN",
@@ -114,9 +115,13 @@ card, and the strict threshold drops strips as the same card found twice. The cl
 read only for a play whose count is in doubt, and a card is taken in only when most views count
 it, so the second boxes a looser threshold lets through cost little there."""
 
-CARDS_MOVED_MIN = 4
-"""Fewest cards that must have moved as one for the camera to have moved
-(:meth:`Pipeline._cards_moved`)."""
+CARDS_MOVED_MIN = 2
+"""Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
+(:meth:`Pipeline._cards_moved`): a hand moves one seat's cards at a time. A camera is bumped
+as often between tricks, with a card or two on the table, as over a full trick."""
+CARDS_MOVED_ALONE = 3
+"""Fewest cards that must have moved as one when they all lie in one seat's zone: a hand may
+straighten a pair it laid, and a camera bumped then moves the zones by as little."""
 CARDS_MOVED_SHARE = 0.6
 """Share of the cards the table showed that must have moved as one: a camera moves them all,
 save those a hand now covers or a card just laid hides; a hand moves one seat's."""
@@ -656,9 +661,10 @@ class Pipeline:
         seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards followed
         it, :data:`CARDS_MOVED_SHARE` of all those the table showed, and it turned the
         picture by no more than :data:`CARDS_MOVED_TURN` degrees and moved cards of two
-        seats' zones or more (or of the only zone that held cards) by more than
-        :data:`CARDS_MOVED_BY` pixels. A hand that pushed one seat's cards along while
-        another's lay still agrees with those on a slight turn about them."""
+        seats' zones or more by more than :data:`CARDS_MOVED_BY` pixels (or
+        :data:`CARDS_MOVED_ALONE` cards of the only zone that held any). A hand that pushed
+        one seat's cards along while another's lay still agrees with those on a slight turn
+        about them."""
         if self.stabilizer is None:
             return None
         # The cards laid on the table: not those in the players' hands at its edge.
@@ -682,8 +688,10 @@ class Pipeline:
         centres = before.center
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
         seats = self.zones.trigger(before)
-        moved_seats = np.unique(seats[followed & (moved > CARDS_MOVED_BY)])
-        return motion if len(moved_seats) >= min(2, len(np.unique(seats))) else None
+        shifted = followed & (moved > CARDS_MOVED_BY)
+        if len(np.unique(seats)) == 1:   # one seat's zone holds every card
+            return motion if shifted.sum() >= CARDS_MOVED_ALONE else None
+        return motion if len(np.unique(seats[shifted])) >= 2 else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
                        image: NDArray[np.uint8], detections: Detections) -> None:
