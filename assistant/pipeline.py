@@ -51,7 +51,6 @@ if TYPE_CHECKING:  # the detector loads ONNX Runtime: only when a pipeline needs
     from vision.detector import Detector
 
 __all__ = [
-    "CARDS_MOVED_ALONE",
     "CARDS_MOVED_BY",
     "CARDS_MOVED_ERROR",
     "CARDS_MOVED_MIN",
@@ -116,12 +115,9 @@ read only for a play whose count is in doubt, and a card is taken in only when m
 it, so the second boxes a looser threshold lets through cost little there."""
 
 CARDS_MOVED_MIN = 2
-"""Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
-(:meth:`Pipeline._cards_moved`): a hand moves one seat's cards at a time. A camera is bumped
-as often between tricks, with a card or two on the table, as over a full trick."""
-CARDS_MOVED_ALONE = 3
-"""Fewest cards that must have moved as one when they all lie in one seat's zone: a hand may
-straighten a pair it laid, and a camera bumped then moves the zones by as little."""
+"""Fewest cards that must have moved as one for the camera to have moved
+(:meth:`Pipeline._cards_moved`): a camera is bumped as often between tricks, with a pair or
+two on the table, as over a full trick."""
 CARDS_MOVED_SHARE = 0.6
 """Share of the cards the table showed that must have moved as one: a camera moves them all,
 save those a hand now covers or a card just laid hides; a hand moves one seat's."""
@@ -552,6 +548,7 @@ class Pipeline:
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
         still = detections  # in force when the table last lay still: where the cards lie
+        still_pose = np.eye(3)  # the camera's pose then
         views: dict[int, list[Detections]] = {}  # a zone's closer views, while its detections hold
         size = self.table.image_size
         started = time.perf_counter()
@@ -594,13 +591,17 @@ class Pipeline:
             if seats:
                 detected = time.perf_counter()
                 detections = self._detect(image, steadied, seats, camera, per_seat, views)
-                motion = self._cards_moved(still, detections)
+                # A move the corners followed since is the camera's own: the cards, read at
+                # two poses, would count it twice.
+                motion = (self._cards_moved(still, detections)
+                          if self.stabilizer is not None
+                          and np.array_equal(self.stabilizer.pose, still_pose) else None)
                 if motion is not None:
                     # The camera moved where its picture has too little to follow (a plain
                     # cloth): the cards it sees have. Read the zones again at its new pose.
                     assert self.stabilizer is not None
                     self.stabilizer.moved_by(motion, shrunk, frame.t)
-                    camera = self.stabilizer.pose
+                    camera = still_pose = self.stabilizer.pose
                     steadied = (self.stabilizer.steady(image) if show or not self.per_zone
                                 else image)
                     changes.rest(self.stabilizer.steady(shrunk), seats)
@@ -620,6 +621,7 @@ class Pipeline:
                     self._picture_taken(on_picture, event, steadied, detections)
             if not seats and not moving.any():
                 still = detections
+                still_pose = self.stabilizer.pose if self.stabilizer is not None else still_pose
             if on_frame is not None and show:
                 shown = arrived
                 on_frame(frame if steadied is frame.image else replace(frame, image=steadied),
@@ -661,12 +663,12 @@ class Pipeline:
         seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards followed
         it, :data:`CARDS_MOVED_SHARE` of all those the table showed, and it turned the
         picture by no more than :data:`CARDS_MOVED_TURN` degrees and moved cards of two
-        seats' zones or more by more than :data:`CARDS_MOVED_BY` pixels (or
-        :data:`CARDS_MOVED_ALONE` cards of the only zone that held any). A hand that pushed
-        one seat's cards along while another's lay still agrees with those on a slight turn
-        about them."""
-        if self.stabilizer is None:
-            return None
+        seats' zones or more (or of the only zone that held any) by more than
+        :data:`CARDS_MOVED_BY` pixels. A hand that pushed one seat's cards along while
+        another's lay still agrees with those on a slight turn about them.
+
+        A hand that straightened the only play on the table is taken for the camera: the
+        zones then move by as little as the cards did, and the play is read where it lies."""
         # The cards laid on the table: not those in the players' hands at its edge.
         before, after = (found[self.segmenter.counts(found) & (self.zones.trigger(found) >= 0)]
                          for found in (before, after))
@@ -688,10 +690,8 @@ class Pipeline:
         centres = before.center
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
         seats = self.zones.trigger(before)
-        shifted = followed & (moved > CARDS_MOVED_BY)
-        if len(np.unique(seats)) == 1:   # one seat's zone holds every card
-            return motion if shifted.sum() >= CARDS_MOVED_ALONE else None
-        return motion if len(np.unique(seats[shifted])) >= 2 else None
+        shifted = np.unique(seats[followed & (moved > CARDS_MOVED_BY)])
+        return motion if len(shifted) >= min(2, len(np.unique(seats))) else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
                        image: NDArray[np.uint8], detections: Detections) -> None:

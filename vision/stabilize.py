@@ -469,18 +469,21 @@ class Stabilizer:
 
 
 def card_motion(before: Detections, after: Detections, *, reach: float, error: float,
-                max_turn: float = 3.0) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+                max_turn: float = 3.0, turn_span: float = 200.0
+                ) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
     """The turn (by at most ``max_turn`` degrees) and shift that takes the most of the cards
     ``before`` to a card of the same class in ``after`` (each card by its box's centre, moved
     by at most ``reach`` pixels and put within ``error`` pixels of it): ``(motion 3×3, which
-    of before follow it)``, or ``None`` when no two cards agree on one. Cards on a table stay
+    of before follow it)``, or ``None`` when no card has a place to go. Cards on a table stay
     where they were laid; when all of them, seen anew, lie moved as one, the camera moved.
 
-    Every two pairs of a card and a place it may have gone to give a motion; the one the most
-    cards follow is taken, fitted to them. A tight fan's strips of one rank lie near each
-    other, so each strip may pair with its neighbour's place: such a pair agrees with no card
-    elsewhere. Cards of two plays alone, each lying close together, agree on far larger turns
-    about them as well, hence the bound on the turn.
+    Each pair of a card and a place it may have gone to gives a shift, and every two pairs a
+    turn and shift; the motion the most cards follow is taken, fitted to them. A tight fan's
+    strips of one rank lie near each other, so each strip may pair with its neighbour's
+    place: such a pair agrees with no card elsewhere. Cards of two plays alone, each lying
+    close together, agree on far larger turns about them as well, hence the bound on the turn;
+    and the cards followed are fitted a turn only when they lie ``turn_span`` pixels apart or
+    more: two boxes of a pair, each read within a few pixels, give no turn worth the name.
 
     >>> boxes = np.array([[100, 100, 160, 190], [400, 120, 460, 210], [700, 500, 790, 560]],
     ...                  np.float32)
@@ -499,10 +502,12 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     apart = np.linalg.norm(centres_before[:, None] - centres_after[None], axis=2)
     card, place = np.nonzero((apart <= reach)
                              & (before.class_id[:, None] == after.class_id[None]))
+    if not len(card):
+        return None
     start, end = centres_before[card], centres_after[place]
-    # Each two pairs of two cards as far apart as their error allows a turn to be told. Many
-    # cards of one rank lying together (a pile of fans) pair many ways: a sample of the
-    # motions they give still holds the camera's many times over, and bounds the work.
+    # Two pairs of two cards as far apart as their error allows a turn to be told. Many cards
+    # of one rank lying together (a pile of fans) pair many ways: a sample of the motions they
+    # give still holds the camera's many times over, and bounds the work.
     one, other = np.triu_indices(len(card), 1)
     if len(one) > _MOST_CARD_MOTIONS:
         sample = np.sort(np.random.default_rng(0).choice(len(one), _MOST_CARD_MOTIONS,
@@ -515,12 +520,13 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     kept = ((card[one] != card[other]) & (length >= 4 * error)
             & (np.abs(np.linalg.norm(span_after, axis=1) - length) <= 2 * error)
             & (np.abs(turn) <= math.radians(max_turn)))
-    if not kept.any():
-        return None
     one, other, turn = one[kept], other[kept], turn[kept]
+    # The motions: each pair's shift alone, then each two pairs' turn and shift about their
+    # middle.
+    turn = np.concatenate([np.zeros(len(card)), turn])
+    middle_before = np.concatenate([start, (start[one] + start[other]) / 2])
+    middle_after = np.concatenate([end, (end[one] + end[other]) / 2])
     cos, sin = np.cos(turn), np.sin(turn)
-    middle_before = (start[one] + start[other]) / 2
-    middle_after = (end[one] + end[other]) / 2
     shift = middle_after - np.stack([cos * middle_before[:, 0] - sin * middle_before[:, 1],
                                      sin * middle_before[:, 0] + cos * middle_before[:, 1]], 1)
     # Where each motion puts each card's start, against the place paired with it.
@@ -529,18 +535,28 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     near = np.hypot(x - end[None, :, 0], y - end[None, :, 1]) <= error
     each_card = np.zeros((len(card), len(before)))
     each_card[np.arange(len(card)), card] = 1
-    best = int(np.argmax((near @ each_card > 0).sum(axis=1)))
-    agree = near[best]
-    motion = _turn_and_shift(start[agree], end[agree])
+    agree = near[int(np.argmax((near @ each_card > 0).sum(axis=1)))]
+    motion = _card_fit(start[agree], end[agree], turn_span)
     # Fitted to the cards that follow it, each taken by its nearest place (not two at once).
     residual = np.linalg.norm(start @ motion[:2, :2].T + motion[:2, 2] - end, axis=1)
     order = np.lexsort((residual, card))
     pairs = order[(residual[order] <= error) & np.r_[True, np.diff(card[order]) != 0]]
-    if len(pairs) < 2:
+    if not len(pairs):
         return None
     followed = np.zeros(len(before), bool)
     followed[card[pairs]] = True
-    return _turn_and_shift(start[pairs], end[pairs]), followed
+    return _card_fit(start[pairs], end[pairs], turn_span), followed
+
+
+def _card_fit(before: NDArray[np.float64], after: NDArray[np.float64], turn_span: float
+              ) -> NDArray[np.float64]:
+    """The turn and shift that best take the points ``before`` to ``after``; the shift alone
+    when they lie less than ``turn_span`` apart."""
+    if np.ptp(before, axis=0).max() >= turn_span:
+        return _turn_and_shift(before, after)
+    motion = np.eye(3)
+    motion[:2, 2] = (after - before).mean(axis=0)
+    return motion
 
 
 def _resizing(scale: float) -> NDArray[np.float64]:

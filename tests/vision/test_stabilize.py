@@ -257,7 +257,7 @@ def test_cards_a_hand_moved_are_told_from_those_that_stayed():
 def test_cards_of_other_ranks_or_out_of_reach_give_no_move():
     before = cards(TABLE[5:], RANKS[5:])
     assert card_motion(before, cards(TABLE[5:], [4, 4, 5]), reach=100, error=4) is None
-    assert card_motion(before, cards(np.array(TABLE[5:]) + (150, 0), RANKS[5:]), reach=100,
+    assert card_motion(before, cards(np.array(TABLE[5:]) + (250, 0), RANKS[5:]), reach=100,
                        error=4) is None
     assert card_motion(before, Detections.empty(), reach=100, error=4) is None
 
@@ -275,3 +275,15 @@ def test_a_move_found_by_other_means_is_taken_and_followed_from_there():
     # ... it follows the camera from that pose on.
     bump(stabilizer, image, (-5, 30, -0.2), (10, 5, 0.0), t=t)
     assert corner_error(stabilizer, pose(10, 5, 0.0)) < 1.0
+
+
+def test_a_pair_alone_tells_the_shift_and_not_the_turn():
+    """Two boxes 34 px apart, each read within 2 px, would give a turn of up to 7°."""
+    pair = [(600, 500), (634, 502)]
+    after = np.array(pair, np.float64) + (20, -10)
+    after[1] += (2, -1)
+    motion, followed = card_motion(cards(pair, [5, 5]), cards(after, [5, 5]), reach=100,
+                                   error=4)
+    assert followed.all()
+    assert np.array_equal(motion[:2, :2], np.eye(2))
+    assert motion[:2, 2] == pytest.approx((21, -10.5))
