@@ -115,9 +115,9 @@ read only for a play whose count is in doubt, and a card is taken in only when m
 it, so the second boxes a looser threshold lets through cost little there."""
 
 CARDS_MOVED_MIN = 2
-"""Fewest cards that must have moved as one for the camera to have moved
-(:meth:`Pipeline._cards_moved`): a camera is bumped as often between tricks, with a pair or
-two on the table, as over a full trick."""
+"""Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
+(:meth:`Pipeline._cards_moved`): a camera is bumped as often early in a trick, with a card or
+two on the table, as over a full one."""
 CARDS_MOVED_SHARE = 0.6
 """Share of the cards the table showed that must have moved as one: a camera moves them all,
 save those a hand now covers or a card just laid hides; a hand moves one seat's."""
@@ -663,12 +663,10 @@ class Pipeline:
         seats as one: the move counts when at least :data:`CARDS_MOVED_MIN` cards followed
         it, :data:`CARDS_MOVED_SHARE` of all those the table showed, and it turned the
         picture by no more than :data:`CARDS_MOVED_TURN` degrees and moved cards of two
-        seats' zones or more (or of the only zone that held any) by more than
-        :data:`CARDS_MOVED_BY` pixels. A hand that pushed one seat's cards along while
-        another's lay still agrees with those on a slight turn about them.
-
-        A hand that straightened the only play on the table is taken for the camera: the
-        zones then move by as little as the cards did, and the play is read where it lies."""
+        seats' zones or more by more than :data:`CARDS_MOVED_BY` pixels. A hand that pushed
+        one seat's cards along while another's lay still agrees with those on a slight turn
+        about them; and one seat's cards alone may seem to move when a play of their rank is
+        laid over them, a little apart."""
         # The cards laid on the table: not those in the players' hands at its edge.
         before, after = (found[self.segmenter.counts(found) & (self.zones.trigger(found) >= 0)]
                          for found in (before, after))
@@ -690,8 +688,7 @@ class Pipeline:
         centres = before.center
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
         seats = self.zones.trigger(before)
-        shifted = np.unique(seats[followed & (moved > CARDS_MOVED_BY)])
-        return motion if len(shifted) >= min(2, len(np.unique(seats))) else None
+        return motion if len(np.unique(seats[followed & (moved > CARDS_MOVED_BY)])) >= 2 else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,
                        image: NDArray[np.uint8], detections: Detections) -> None:

@@ -473,8 +473,9 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
                 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
     """The turn (by at most ``max_turn`` degrees) and shift that takes the most of the cards
     ``before`` to a card of the same class in ``after`` (each card by its box's centre, moved
-    by at most ``reach`` pixels and put within ``error`` pixels of it): ``(motion 3×3, which
-    of before follow it)``, or ``None`` when no card has a place to go. Cards on a table stay
+    by at most ``reach`` pixels and put within ``error`` pixels of it, its box's sides within
+    twice that of what they were): ``(motion 3×3, which of before follow it)``, or ``None``
+    when no card has a place to go. Cards on a table stay
     where they were laid; when all of them, seen anew, lie moved as one, the camera moved.
 
     Each pair of a card and a place it may have gone to gives a shift, and every two pairs a
@@ -500,7 +501,12 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     centres_before = before.center.astype(np.float64)
     centres_after = after.center.astype(np.float64)
     apart = np.linalg.norm(centres_before[:, None] - centres_after[None], axis=2)
-    card, place = np.nonzero((apart <= reach)
+    # A card keeps its size when the camera moves; one that a card laid on it now partly
+    # hides does not, and its box's middle moves by itself.
+    sizes_before = (before.xyxy[:, 2:] - before.xyxy[:, :2]).astype(np.float64)
+    sizes_after = (after.xyxy[:, 2:] - after.xyxy[:, :2]).astype(np.float64)
+    resized = np.abs(sizes_before[:, None] - sizes_after[None]).max(axis=2)
+    card, place = np.nonzero((apart <= reach) & (resized <= 2 * error)
                              & (before.class_id[:, None] == after.class_id[None]))
     if not len(card):
         return None

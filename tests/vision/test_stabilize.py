@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -275,6 +276,14 @@ def test_a_move_found_by_other_means_is_taken_and_followed_from_there():
     # ... it follows the camera from that pose on.
     bump(stabilizer, image, (-5, 30, -0.2), (10, 5, 0.0), t=t)
     assert corner_error(stabilizer, pose(10, 5, 0.0)) < 1.0
+
+
+def test_cards_partly_hidden_by_cards_laid_on_them_have_not_moved():
+    """The kings' boxes shrink to their visible left halves: their middles move 15 px left,
+    as a camera's move would move them, but a camera keeps a card's size."""
+    before = cards(TABLE[5:7], RANKS[5:7])
+    hidden = replace(before, xyxy=before.xyxy - [0, 0, 30, 0])
+    assert card_motion(before, hidden, reach=100, error=4) is None
 
 
 def test_a_pair_alone_tells_the_shift_and_not_the_turn():
