@@ -591,8 +591,8 @@ class Pipeline:
             if seats:
                 detected = time.perf_counter()
                 detections = self._detect(image, steadied, seats, camera, per_seat, views)
-                # A move the corners followed since is the camera's own: the cards, read at
-                # two poses, would count it twice.
+                # After a move the corners followed, the boxes in force were read at two
+                # poses, zone by zone: that move is taken care of, and theirs is no evidence.
                 motion = (self._cards_moved(still, detections)
                           if self.stabilizer is not None
                           and np.array_equal(self.stabilizer.pose, still_pose) else None)
