@@ -475,8 +475,8 @@ def card_motion(before: Detections, after: Detections, *, reach: float, error: f
     ``before`` to a card of the same class in ``after`` (each card by its box's centre, moved
     by at most ``reach`` pixels and put within ``error`` pixels of it, its box's sides within
     twice that of what they were): ``(motion 3×3, which of before follow it)``, or ``None``
-    when no card has a place to go. Cards on a table stay
-    where they were laid; when all of them, seen anew, lie moved as one, the camera moved.
+    when no card has a place to go. Cards on a table stay where they were laid; when all of
+    them, seen anew, lie moved as one, the camera moved.
 
     Each pair of a card and a place it may have gone to gives a shift, and every two pairs a
     turn and shift; the motion the most cards follow is taken, fitted to them. A tight fan's
