@@ -668,12 +668,15 @@ class Pipeline:
         about them; and one seat's cards alone may seem to move when a play of their rank is
         laid over them, a little apart."""
         # The cards laid on the table: not those in the players' hands at its edge.
-        before, after = (found[self.segmenter.counts(found) & (self.zones.trigger(found) >= 0)]
-                         for found in (before, after))
+        seats = self.zones.trigger(before)
+        laid = self.segmenter.counts(before) & (seats >= 0)
+        before, seats = before[laid], seats[laid]
+        after = after[self.segmenter.counts(after) & (self.zones.trigger(after) >= 0)]
         if len(before) < CARDS_MOVED_MIN:
             return None
+        centres = before.center
         # Most often the table's cards lie where they were (a play was laid): no move to seek.
-        stayed = ((np.linalg.norm(before.center[:, None] - after.center[None], axis=2)
+        stayed = ((np.linalg.norm(centres[:, None] - after.center[None], axis=2)
                    <= CARDS_MOVED_ERROR)
                   & (before.class_id[:, None] == after.class_id[None])).any(axis=1)
         if stayed.mean() > 1 - CARDS_MOVED_SHARE:
@@ -685,9 +688,7 @@ class Pipeline:
         motion, followed = fitted
         if followed.sum() < max(CARDS_MOVED_MIN, CARDS_MOVED_SHARE * len(before)):
             return None
-        centres = before.center
         moved = np.linalg.norm(centres @ motion[:2, :2].T + motion[:2, 2] - centres, axis=1)
-        seats = self.zones.trigger(before)
         return motion if len(np.unique(seats[followed & (moved > CARDS_MOVED_BY)])) >= 2 else None
 
     def _picture_taken(self, on_picture: Callable[[int, bytes], None], event: Event,

@@ -78,12 +78,16 @@ def play_picture(seq: int, frames: FramesDep, live: LiveDep) -> Response:
     """The picture of the current game's play ``seq`` as vision committed it: its cards as
     filmed, and beside them with the boxes found, their ranks and scores drawn. A correction
     shows the picture of the play it corrects."""
-    fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
-    asked = seq
-    # A correction names an earlier event: following the names back ends.
-    while ((jpeg := frames.picture(live.game.id, seq) or live.load_picture(seq)) is None
-           and isinstance(target := fixes.get(seq), int) and target < seq):
-        seq = target
+    def kept(seq: int) -> bytes | None:
+        return frames.picture(live.game.id, seq) or live.load_picture(seq)
+
+    asked, jpeg = seq, kept(seq)
+    if jpeg is None:   # a correction shows its play's: the log is read only then
+        fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
+        # A correction names an earlier event: following the names back ends.
+        while jpeg is None and isinstance(target := fixes.get(seq), int) and target < seq:
+            seq = target
+            jpeg = kept(seq)
     if jpeg is None:
         raise HTTPException(404, detail=f"no picture of event {asked}: only plays vision "
                                         f"committed have one, the latest {PICTURES_KEPT} kept "
