@@ -98,15 +98,18 @@ function renderLog(st) {
   }).join("");
 }
 
-function heldPicture(r) {
+function heldPicture(r, game) {
   if (!hasPicture(r)) return "";
   const url = pictureUrl(r.seq);
-  return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img src="${url}" alt="#${r.seq}"></a>`;
+  return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img data-src="${url}" data-key="${game}/${r.seq}" alt="#${r.seq}"></a>`;
 }
 
 function renderHeld(st) {
   const held = st.held || [];
-  $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}">${heldPicture(r)}<span class="what">#${r.seq} ${describe(r.event)}
+  // A picture shown already stays as it is: fetched once, not again at each change of state.
+  const shown = new Map([...$("held").querySelectorAll(".picture img")]
+    .filter((img) => img.complete && img.naturalWidth).map((img) => [img.dataset.key, img]));
+  $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}">${heldPicture(r, st.game.id)}<span class="what">#${r.seq} ${describe(r.event)}
       ${r.event.conf !== undefined ? `<span class="muted">conf ${Number(r.event.conf).toFixed(2)}</span>` : ""}
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
@@ -114,12 +117,15 @@ function renderHeld(st) {
   // Asked for before it came, a picture is asked for again; none kept (an older play, or a
   // server restarted since): no empty frame.
   $("held").querySelectorAll(".picture img").forEach((img) => {
+    const kept = shown.get(img.dataset.key);
+    if (kept) return img.replaceWith(kept);
     let retried = false;
     img.addEventListener("error", () => {
       if (retried) return img.parentElement.remove();
       retried = true;
-      setTimeout(() => { img.src = `${img.getAttribute("src")}?again`; }, PICTURE_RETRY_MS);
+      setTimeout(() => { img.src = `${img.dataset.src}?again`; }, PICTURE_RETRY_MS);
     });
+    img.src = img.dataset.src;
   });
 }
 
