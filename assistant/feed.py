@@ -73,8 +73,7 @@ def submit_checked(live: LiveGame, event: dict[str, Any]) -> StoredEvent | None:
 
 class PipelineSubmitter:
     """Where the pipeline's events go: into the game through :func:`submit_checked` (a call
-    with the event); and the pictures of its plays, to ``hub`` (:meth:`picture`), those of the
-    plays held for review (or corrected, held) also to the game's record, to outlast a restart.
+    with the event); and the pictures of its plays, to the game's record (:meth:`picture`).
 
     The game numbers what it stores; the pipeline numbers what it sends (``seq``). A correction
     from the pipeline (``fixes``: one of its numbers) is pointed at the game's number for that
@@ -83,10 +82,9 @@ class PipelineSubmitter:
     it waited, :func:`accept_feeder`, is still vision's to correct).
     """
 
-    def __init__(self, live: LiveGame, hub: FrameHub | None = None) -> None:
-        self.live, self.hub = live, hub
+    def __init__(self, live: LiveGame) -> None:
+        self.live = live
         self._stored_as: dict[int, tuple[int, int]] = {}  # the pipeline's seq -> game, seq
-        self._held: set[int] = set()   # the pipeline's seqs stored held for review
 
     def __call__(self, event: dict[str, Any]) -> None:
         event = dict(event)
@@ -105,22 +103,12 @@ class PipelineSubmitter:
             return
         if seq is not None:
             self._stored_as[seq] = game, stored.seq
-            if event.get("review"):
-                self._held.add(seq)
-        if corrected is not None and event.get("review") and self.hub is not None:
-            jpeg = self.hub.picture(*corrected)   # the corrected play's, shown for this one
-            if jpeg is not None:
-                self.live.save_picture(*corrected, jpeg)
 
     def picture(self, seq: int, jpeg: bytes) -> None:
-        """Keep the picture of the pipeline's play ``seq`` in the hub, under the game's number
-        for it, and with the game's record if the play was held (none if it was not stored)."""
+        """Keep the picture of the pipeline's play ``seq`` with the game's record, under the
+        game's number for it (none if the play was not stored)."""
         stored = self._stored_as.get(seq)
-        if stored is None:
-            return
-        if self.hub is not None:
-            self.hub.keep_picture(*stored, jpeg)
-        if seq in self._held:
+        if stored is not None:
             self.live.save_picture(*stored, jpeg)
 
 
@@ -191,8 +179,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     :func:`vision.capture.frames`; a bumped camera followed when ``steady``, from ``view``, the
     picture the table was calibrated on, when kept): its events go to
     the game, its frames (annotated with detections and the current seat zones) to the live
-    view, at most ``frame_rate`` a second, and the picture of each play to ``hub``, for its
-    review (``GET /api/plays/{seq}/picture``).
+    view, at most ``frame_rate`` a second, and the picture of each play to the game's record,
+    for its review (``GET /api/games/{game}/plays/{seq}/picture``).
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
     pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
     without a play after which an open round is judged; ``None``: never).
@@ -228,7 +216,7 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
         if ok:
             hub.publish(jpeg.tobytes())
 
-    submit = PipelineSubmitter(live, hub)
+    submit = PipelineSubmitter(live)
 
     def run(stop: threading.Event) -> None:
         pipeline.run(submit, on_frame=on_frame, stop=stop, frame_every=1 / frame_rate,

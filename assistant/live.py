@@ -251,10 +251,11 @@ class LiveGame:
         with self._lock:
             store.save_picture(self._conn, game_id=game, seq=seq, jpeg=jpeg)
 
-    def load_picture(self, seq: int) -> bytes | None:
-        """The picture kept with the record of play ``seq`` of the game shown."""
+    def load_picture(self, game: int, seq: int) -> bytes | None:
+        """The picture of play ``seq`` of game ``game``, or of the play it corrects
+        (:func:`assistant.store.load_picture`)."""
         with self._lock:
-            return store.load_picture(self._conn, game_id=self.game.id, seq=seq)
+            return store.load_picture(self._conn, game_id=game, seq=seq)
 
     def set_names(self, names: list[str]) -> None:
         with self._lock:

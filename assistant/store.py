@@ -4,8 +4,8 @@ Functions take the connection first and keyword-only arguments after it; they kn
 HTTP. Rows are never updated or deleted (triggers refuse it): a correction is a new event that
 points at the one it fixes, and settings (seat names, ruleset, speech) are new rows whose latest
 one wins. Each write is its own committed transaction, so a killed process loses nothing it
-acknowledged. Beside the log, the pictures of the plays held for review (JPEG, as vision saw
-them) are kept, so that a game resumed after a restart still shows them.
+acknowledged. Beside the log, the picture of each play vision committed (a JPEG, as vision saw
+it) is kept, so that any play, of this game or an earlier one, is shown as it was read.
 
 >>> conn = open_store(":memory:")
 >>> game = create_game(conn, ruleset="qingdao")
@@ -187,21 +187,35 @@ def load_settings(conn: sqlite3.Connection, *, game_id: int) -> dict[str, Any]:
 
 def save_picture(conn: sqlite3.Connection, *, game_id: int, seq: int, jpeg: bytes) -> None:
     """Keep the picture of event ``seq`` of the game (a play vision committed: a JPEG); the
-    first one kept of an event stands.
-
-    >>> conn = open_store(":memory:")
-    >>> game = create_game(conn, ruleset="qingdao")
-    >>> save_picture(conn, game_id=game.id, seq=2, jpeg=b"first")
-    >>> save_picture(conn, game_id=game.id, seq=2, jpeg=b"second")
-    >>> load_picture(conn, game_id=game.id, seq=2), load_picture(conn, game_id=game.id, seq=3)
-    (b'first', None)
-    """
+    first one kept of an event stands."""
     conn.execute("INSERT OR IGNORE INTO pictures (game_id, seq, jpeg) VALUES (?, ?, ?)",
                  (game_id, seq, jpeg))
 
 
 def load_picture(conn: sqlite3.Connection, *, game_id: int, seq: int) -> bytes | None:
-    """The picture kept of event ``seq`` of the game, or ``None``."""
-    row = conn.execute("SELECT jpeg FROM pictures WHERE game_id = ? AND seq = ?",
-                       (game_id, seq)).fetchone()
-    return None if row is None else bytes(row[0])
+    """The picture of event ``seq`` of the game: its own, or for a correction the picture of
+    the play it corrects (followed back through corrections of corrections); ``None`` if
+    neither has one.
+
+    >>> conn = open_store(":memory:")
+    >>> game = create_game(conn, ruleset="qingdao")
+    >>> for event in ({"type": "play", "seat": 0, "cards": "55"},
+    ...               {"type": "play", "seat": 0, "cards": "555", "fixes": 1},
+    ...               {"type": "play", "seat": 0, "cards": "5555", "fixes": 2}):
+    ...     _ = append_event(conn, game_id=game.id, event=event)
+    >>> save_picture(conn, game_id=game.id, seq=1, jpeg=b"first")
+    >>> save_picture(conn, game_id=game.id, seq=1, jpeg=b"second")
+    >>> [load_picture(conn, game_id=game.id, seq=seq) for seq in (1, 2, 3, 4)]
+    [b'first', b'first', b'first', None]
+    """
+    while True:
+        row = conn.execute("SELECT jpeg FROM pictures WHERE game_id = ? AND seq = ?",
+                           (game_id, seq)).fetchone()
+        if row is not None:
+            return bytes(row[0])
+        row = conn.execute("SELECT json_extract(body, '$.fixes') FROM events "
+                           "WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+        # A correction names an earlier event: following the names back ends.
+        if row is None or not isinstance(row[0], int) or row[0] >= seq:
+            return None
+        seq = row[0]

@@ -1,11 +1,10 @@
 """The live view: the latest annotated JPEG frame, handed from the pipeline thread to the pages,
-how the camera behind it is doing, and the pictures of the latest plays for their review."""
+and how the camera behind it is doing."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,10 +13,7 @@ from assistant.schemas import CameraOut, CameraStatus
 from vision.capture import CaptureStats
 from vision.stabilize import StabilizerStats
 
-__all__ = ["PICTURES_KEPT", "FrameHub"]
-
-PICTURES_KEPT = 400
-"""Plays whose pictures the hub keeps, the latest: some four games, 15-40 kB a picture."""
+__all__ = ["FrameHub"]
 
 
 class FrameHub:
@@ -38,7 +34,6 @@ class FrameHub:
         its view) and without the zones drawn: kept with the zones when they are saved."""
         self.closed = False
         """Set when the server stops, to end the open streams."""
-        self._pictures: OrderedDict[tuple[int, int], bytes] = OrderedDict()
 
     @property
     def active(self) -> bool:
@@ -49,20 +44,6 @@ class FrameHub:
         with self._lock:
             self._jpeg = jpeg
             self._index += 1
-
-    def keep_picture(self, game: int, seq: int, jpeg: bytes) -> None:
-        """Keep the picture of play ``seq`` of game ``game`` (a JPEG of its cards as vision read
-        them), forgetting the oldest past :data:`PICTURES_KEPT`."""
-        with self._lock:
-            self._pictures[game, seq] = jpeg
-            self._pictures.move_to_end((game, seq))
-            while len(self._pictures) > PICTURES_KEPT:
-                self._pictures.popitem(last=False)
-
-    def picture(self, game: int, seq: int) -> bytes | None:
-        """The picture of play ``seq`` of game ``game``, if kept."""
-        with self._lock:
-            return self._pictures.get((game, seq))
 
     def latest(self) -> tuple[int, bytes | None]:
         """``(number, jpeg)`` of the newest frame (number 0 and ``None`` before the first)."""

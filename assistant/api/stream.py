@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response, StreamingResponse
 
 from assistant.deps import FramesDep, LiveDep, SettingsDep
-from assistant.video import PICTURES_KEPT
+from assistant.live import LiveGame
 
 router = APIRouter(prefix="/api", tags=["stream"])
 
@@ -73,23 +73,27 @@ def frame(frames: FramesDep) -> Response:
     return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
-@router.get("/plays/{seq}/picture")
-def play_picture(seq: int, frames: FramesDep, live: LiveDep) -> Response:
-    """The picture of the current game's play ``seq`` as vision committed it: its cards as
+@router.get("/games/{game_id}/plays/{seq}/picture")
+def game_play_picture(game_id: int, seq: int, live: LiveDep) -> Response:
+    """The picture of play ``seq`` of game ``game_id`` as vision committed it: its cards as
     filmed, and beside them with the boxes found, their ranks and scores drawn. A correction
-    shows the picture of the play it corrects."""
-    def kept(seq: int) -> bytes | None:
-        return frames.picture(live.game.id, seq) or live.load_picture(seq)
+    shows the picture of the play it corrects. A picture given stays the answer (the first one
+    kept stands, and corrections have none of their own), so it is cached."""
+    return _picture(live, game_id, seq, cache="private, max-age=31536000, immutable")
 
-    asked, jpeg = seq, kept(seq)
-    if jpeg is None:   # a correction shows its play's: the log is read only then
-        fixes = {stored.seq: stored.event.get("fixes") for stored in list(live.records)}
-        # A correction names an earlier event: following the names back ends.
-        while jpeg is None and isinstance(target := fixes.get(seq), int) and target < seq:
-            seq = target
-            jpeg = kept(seq)
-    if jpeg is None:
-        raise HTTPException(404, detail=f"no picture of event {asked}: only plays vision "
-                                        f"committed have one, the latest {PICTURES_KEPT} kept "
-                                        f"and those held for review")
-    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+@router.get("/plays/{seq}/picture")
+def play_picture(seq: int, live: LiveDep) -> Response:
+    """The picture of the current game's play ``seq``
+    (``GET /api/games/{game_id}/plays/{seq}/picture``): not cached, a new game numbers its
+    plays from 1 again."""
+    return _picture(live, live.game.id, seq, cache="no-store")
+
+
+def _picture(live: LiveGame, game_id: int, seq: int, *, cache: str) -> Response:
+    jpeg = live.load_picture(game_id, seq)
+    if jpeg is None:   # not cached: it may come a moment after its play
+        raise HTTPException(404, detail=f"no picture of event {seq} of game {game_id}: only "
+                                        "plays vision committed have one",
+                            headers={"Cache-Control": "no-store"})
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": cache})

@@ -80,7 +80,7 @@ const STATUS = {effective: "", replaced: "已改", withdrawn: "已撤销", held:
 // A play vision committed shows its cards as filmed and as the detector boxed them: what the
 // operator checks it against once the trick is gathered. Click: the picture full size.
 const PICTURE_RETRY_MS = 1000;  // the picture follows its play by a few milliseconds
-const pictureUrl = (seq) => `/api/plays/${seq}/picture`;
+const pictureUrl = (game, seq) => `/api/games/${game}/plays/${seq}/picture`;
 const hasPicture = (r) => info.video && r.event.type === "play" && r.event.source === "vision";
 
 function renderLog(st) {
@@ -88,7 +88,7 @@ function renderLog(st) {
     const fix = r.event.fixes && !["undo", "accept"].includes(r.event.type) ? ` <span class="muted">改 #${r.event.fixes}</span>` : "";
     const src = !r.event.source || r.event.source === "operator" ? ""
       : hasPicture(r)
-        ? ` <a class="muted" href="${pictureUrl(r.seq)}" target="_blank" title="所见 as seen">vision ▣</a>`
+        ? ` <a class="muted" href="${pictureUrl(st.game.id, r.seq)}" target="_blank" title="所见 as seen">vision ▣</a>`
         : ` <span class="muted">${r.event.source}</span>`;
     const canFix = ["play", "pass", "yield", "declare", "revolution"].includes(r.event.type) && ["effective", "held"].includes(r.status);
     return `<li class="${r.status}${r.error ? " error" : ""}" data-seq="${r.seq}"><span class="muted">#${r.seq}</span>
@@ -100,24 +100,24 @@ function renderLog(st) {
 
 function heldPicture(r, game) {
   if (!hasPicture(r)) return "";
-  const url = pictureUrl(r.seq);
-  return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img data-src="${url}" data-key="${game}/${r.seq}" alt="#${r.seq}"></a>`;
+  const url = pictureUrl(game, r.seq);
+  return `<a class="picture" href="${url}" target="_blank" title="所见 as seen"><img data-src="${url}" alt="#${r.seq}"></a>`;
 }
 
 function renderHeld(st) {
   const held = st.held || [];
   // A picture shown already stays as it is: fetched once, not again at each change of state.
   const shown = new Map([...$("held").querySelectorAll(".picture img")]
-    .filter((img) => img.complete && img.naturalWidth).map((img) => [img.dataset.key, img]));
+    .filter((img) => img.complete && img.naturalWidth).map((img) => [img.dataset.src, img]));
   $("held").innerHTML = held.length ? held.map((r) => `<li data-seq="${r.seq}">${heldPicture(r, st.game.id)}<span class="what">#${r.seq} ${describe(r.event)}
       ${r.event.conf !== undefined ? `<span class="muted">conf ${Number(r.event.conf).toFixed(2)}</span>` : ""}
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
-  // Asked for before it came, a picture is asked for again; none kept (an older play, or a
-  // server restarted since): no empty frame.
+  // Asked for before it came, a picture is asked for again; none kept (one that could not be
+  // made): no empty frame.
   $("held").querySelectorAll(".picture img").forEach((img) => {
-    const kept = shown.get(img.dataset.key);
+    const kept = shown.get(img.dataset.src);
     if (kept) return img.replaceWith(kept);
     let retried = false;
     img.addEventListener("error", () => {

@@ -334,7 +334,8 @@ def test_a_correction_from_the_pipeline_replaces_the_play_it_names(
 
 def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correction(
         app: FastAPI, client: TestClient) -> None:
-    send = PipelineSubmitter(app.state.live, app.state.frames)
+    send = PipelineSubmitter(app.state.live)
+    game = app.state.live.game.id
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     send({"type": "play", "seat": 0, "cards": "5555", "source": "vision", "seq": 2})
     send.picture(2, b"\xff\xd8 fives")
@@ -344,35 +345,42 @@ def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correctio
     held = client.get("/api/state").json()["held"]
     assert [(h["seq"], h["event"]["fixes"]) for h in held] == [(3, 2)]
     for seq in (2, 3):
-        answer = client.get(f"/api/plays/{seq}/picture")
-        assert answer.status_code == 200 and answer.headers["content-type"] == "image/jpeg"
-        assert answer.content == b"\xff\xd8 fives"
+        for url in (f"/api/plays/{seq}/picture", f"/api/games/{game}/plays/{seq}/picture"):
+            answer = client.get(url)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "image/jpeg"
+            assert answer.content == b"\xff\xd8 fives"
+    # A game's play keeps its picture for good; "the current game's play 3" does not.
+    assert "immutable" in client.get(f"/api/games/{game}/plays/3/picture").headers[
+        "cache-control"]
+    assert client.get("/api/plays/3/picture").headers["cache-control"] == "no-store"
     for seq in (1, 4, 9):   # the round, and events never stored
-        answer = client.get(f"/api/plays/{seq}/picture")
+        answer = client.get(f"/api/games/{game}/plays/{seq}/picture")
         assert answer.status_code == 404 and "no picture of event" in answer.json()["detail"]
-    # A new game numbers its events from 1 again: the old game's pictures are not its own.
+        assert answer.headers["cache-control"] == "no-store"   # a picture may come later
+    # A new game numbers its events from 1 again: the old game's pictures are not its own, and
+    # stay the old game's.
     client.post("/api/games")
     assert client.get("/api/plays/2/picture").status_code == 404
+    assert client.get(f"/api/games/{game}/plays/2/picture").content == b"\xff\xd8 fives"
 
 
-def test_the_pictures_of_held_plays_outlast_a_restart(tmp_path: Path) -> None:
+def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
     app = create_app(make_settings(tmp_path))
-    send = PipelineSubmitter(app.state.live, app.state.frames)
+    send = PipelineSubmitter(app.state.live)
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     plays = [("55", False), ("66", True), ("77", False)]   # (cards, held for review)
     for seq, (cards, held) in enumerate(plays, start=2):
         send({"type": "play", "seat": seq - 2, "cards": cards, "source": "vision",
               "review": held, "seq": seq})
         send.picture(seq, cards.encode())
-    # Seat 2's 77, let in, is corrected later, held: its picture goes with the record too.
+    # Seat 2's 77, let in, is corrected later, held.
     send({"type": "play", "seat": 2, "cards": "777", "source": "vision", "fixes": 4,
           "review": True, "seq": 5})
     app.state.live.close()
 
     resumed = local_client(create_app(make_settings(tmp_path)))   # the same store
     answers = {seq: resumed.get(f"/api/plays/{seq}/picture") for seq in (2, 3, 4, 5)}
-    assert answers[2].status_code == 404   # let in as seen: kept in memory only
-    assert answers[3].content == b"66" and answers[4].content == b"77"
+    assert [answers[seq].content for seq in (2, 3, 4)] == [b"55", b"66", b"77"]
     assert answers[5].content == b"77"     # the correction shows the play it corrects
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from assistant.app import create_app
 from assistant.feed import PipelineSubmitter
-from assistant.video import PICTURES_KEPT, FrameHub
+from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tests.helpers import write_bumped_video
 from tracker.table import TableLayout, load_view, save_view
@@ -144,7 +144,8 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
     expect = pytest.importorskip("playwright.sync_api").expect
     _, jpeg = cv2.imencode(".jpg", np.full((80, 120, 3), (0, 0, 255), np.uint8))
     with table_with_video as server:
-        send = PipelineSubmitter(server.app.state.live, server.app.state.frames)
+        send = PipelineSubmitter(server.app.state.live)
+        url = f"/api/games/{server.app.state.live.game.id}/plays/2/picture"
         send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
         send({"type": "play", "seat": 0, "cards": "55", "source": "vision", "review": True,
               "reason": "unsure card (conf 0.31)", "seq": 2})
@@ -158,18 +159,17 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
         held = page.locator("#held li")
         expect(held).to_have_count(3)
         picture = held.nth(0).locator(".picture img")
-        expect(picture).to_have_attribute("src", "/api/plays/2/picture")
+        expect(picture).to_have_attribute("src", url)
         page.wait_for_function(
             "() => document.querySelector('#held li .picture img')?.naturalWidth === 120")
-        assert held.nth(0).locator(".picture").get_attribute("href") == "/api/plays/2/picture"
+        assert held.nth(0).locator(".picture").get_attribute("href") == url
         send.picture(4, jpeg.tobytes())   # after the page asked for it: asked for again
         page.wait_for_function("() => document.querySelector("
                                "'#held li[data-seq=\"4\"] .picture img')?.naturalWidth === 120")
         expect(held.nth(1).locator(".picture")).to_have_count(0)   # no empty frame
         expect(held.nth(1)).to_contain_text("unsure card (conf 0.33)")
         # Any play vision committed links to its picture from the event log.
-        expect(page.locator('#log li[data-seq="2"] a')).to_have_attribute(
-            "href", "/api/plays/2/picture")
+        expect(page.locator('#log li[data-seq="2"] a')).to_have_attribute("href", url)
         expect(page.locator('#log li[data-seq="1"] a')).to_have_count(0)   # the round
         page.close()
 
@@ -207,15 +207,6 @@ def test_the_cameras_moves_are_told_and_a_picture_past_following_alarms() -> Non
     camera = hub.camera()
     assert (camera.status, camera.unfollowed) == ("live", 1)
     assert camera.message == "past following: calibrate the table again"
-
-
-def test_the_hub_keeps_the_latest_plays_pictures_of_each_game() -> None:
-    hub = FrameHub()
-    for seq in range(1, PICTURES_KEPT + 2):
-        hub.keep_picture(1, seq, f"play {seq}".encode())
-    assert hub.picture(1, 1) is None   # the oldest forgotten
-    assert hub.picture(1, 2) == b"play 2" and hub.picture(1, PICTURES_KEPT + 1) is not None
-    assert hub.picture(2, 2) is None   # another game's play 2
 
 
 @pytest.mark.browser
