@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +35,7 @@ __all__ = [
     "list_games",
     "load_events",
     "load_picture",
+    "load_pictures",
     "load_settings",
     "open_store",
     "save_picture",
@@ -192,6 +194,13 @@ def save_picture(conn: sqlite3.Connection, *, game_id: int, seq: int, jpeg: byte
                  (game_id, seq, jpeg))
 
 
+def load_pictures(conn: sqlite3.Connection, *, game_id: int) -> Iterator[tuple[int, bytes]]:
+    """``(seq, jpeg)`` of every picture kept of the game's plays, in the log's order."""
+    rows = conn.execute("SELECT seq, jpeg FROM pictures WHERE game_id = ? ORDER BY seq",
+                        (game_id,))
+    return ((seq, bytes(jpeg)) for seq, jpeg in rows)
+
+
 def load_picture(conn: sqlite3.Connection, *, game_id: int, seq: int) -> bytes | None:
     """The picture of event ``seq`` of the game: its own, or for a correction the picture of
     the play it corrects (followed back through corrections of corrections); ``None`` if
@@ -207,6 +216,8 @@ def load_picture(conn: sqlite3.Connection, *, game_id: int, seq: int) -> bytes |
     >>> save_picture(conn, game_id=game.id, seq=1, jpeg=b"second")
     >>> [load_picture(conn, game_id=game.id, seq=seq) for seq in (1, 2, 3, 4)]
     [b'first', b'first', b'first', None]
+    >>> list(load_pictures(conn, game_id=game.id))
+    [(1, b'first')]
     """
     while True:
         row = conn.execute("SELECT jpeg FROM pictures WHERE game_id = ? AND seq = ?",

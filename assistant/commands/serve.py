@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +75,17 @@ def register(subparsers: Any) -> None:
         "export", help="write a stored game as its event log or as a readable record",
         description="Print a game of the record store: the effective event log as JSON lines "
                     "(what gouji replay replays), every stored event with corrections (raw), "
-                    "or the readable record with places, scores and tribute table (text).")
+                    "or the readable record with places, scores and tribute table (text); "
+                    "and with --pictures, the picture of each play vision committed.")
     export.add_argument("--db", type=Path, default=Path("gouji.sqlite3"),
                         help="record store (default ./gouji.sqlite3)")
     export.add_argument("--game", type=int, help="game number (default: the latest)")
     export.add_argument("--format", choices=("jsonl", "raw", "text"), default="jsonl",
                         help="jsonl (default), raw or text")
+    export.add_argument("--pictures", type=Path, metavar="DIR",
+                        help="also write the picture of each play vision committed to "
+                             "DIR/play-SEQ.jpg (SEQ: its number in the store, as --format raw "
+                             "gives it)")
     export.set_defaults(func=_export)
 
 
@@ -153,6 +159,14 @@ def _export(args: argparse.Namespace) -> int:
         print(record.text(conn, game_id=game.id), end="")
     else:
         print(record.jsonl(conn, game_id=game.id, raw=args.format == "raw"), end="")
+    if args.pictures is not None:
+        args.pictures.mkdir(parents=True, exist_ok=True)
+        written = 0
+        for seq, jpeg in store.load_pictures(conn, game_id=game.id):
+            (args.pictures / f"play-{seq}.jpg").write_bytes(jpeg)
+            written += 1
+        print(f"gouji export: {written} pictures of game {game.id}'s plays written to "
+              f"{args.pictures}", file=sys.stderr)
     return 0
 
 

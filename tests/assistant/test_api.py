@@ -384,6 +384,28 @@ def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
     assert answers[5].content == b"77"     # the correction shows the play it corrects
 
 
+def test_gouji_export_writes_the_pictures_of_the_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    app = create_app(make_settings(tmp_path))
+    send = PipelineSubmitter(app.state.live)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    send({"type": "play", "seat": 0, "cards": "55", "source": "vision", "seq": 2})
+    send.picture(2, b"55")
+    send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
+          "review": True, "seq": 3})
+    send({"type": "play", "seat": 1, "cards": "66", "source": "vision", "seq": 4})
+    send.picture(4, b"66")
+    app.state.live.close()
+    pictures = tmp_path / "pictures"
+    assert main(["export", "--db", str(tmp_path / "games.sqlite3"), "--format", "raw",
+                 "--pictures", str(pictures)]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["seq"] for line in out.splitlines()] == [1, 2, 3, 4]
+    assert {path.name: path.read_bytes() for path in pictures.iterdir()} == {
+        "play-2.jpg": b"55", "play-4.jpg": b"66"}
+    assert f"2 pictures of game 1's plays written to {pictures}" in err
+
+
 def test_a_new_deal_vision_opened_under_a_round_left_open_counts_once_that_round_is_corrected(
         app: FastAPI, client: TestClient) -> None:
     # Seat 4's last QQ was read as Q, so round 1 never ended. The table dealt anew; vision
