@@ -86,7 +86,7 @@ def create_app(settings: Settings) -> FastAPI:
         game = store.create_game(conn, ruleset=settings.ruleset)
     speaker = Speaker(settings.speech_cache)
     live = LiveGame(conn, game, names=names, speech=settings.speech and speaker.available,
-                    on_announce=speaker.prepare)
+                    on_announce=speaker.prepare, keep_pictures=settings.keep_pictures)
     frames = FrameHub()
 
     @asynccontextmanager

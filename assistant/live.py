@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import threading
 from collections import deque
@@ -26,6 +27,8 @@ from assistant import store
 from assistant.corrections import CONTROL_TYPES, Resolution, last_undoable, resolve
 from assistant.store import Game, StoredEvent
 from assistant.texts import for_people, turn_text, turn_text_en
+
+log = logging.getLogger("gouji.live")
 
 __all__ = ["LiveGame", "Subscription", "engine_event"]
 
@@ -70,17 +73,24 @@ class Subscription:
 
 
 class LiveGame:
-    """The game being played, its store and its subscribers."""
+    """The game being played, its store and its subscribers.
+
+    ``keep_pictures``: the latest games whose every play keeps its picture; older games keep
+    only those of the plays held for review or acted upon (``None``: every picture kept).
+    """
 
     def __init__(self, conn: sqlite3.Connection, game: Game, *, names: list[str] | None = None,
-                 speech: bool = False, on_announce: Callable[[str], None] | None = None) -> None:
+                 speech: bool = False, on_announce: Callable[[str], None] | None = None,
+                 keep_pictures: int | None = None) -> None:
         self._conn = conn
+        self._keep_pictures = keep_pictures
         self._lock = threading.RLock()
         self._subscribers: set[Subscription] = set()
         self._on_announce = on_announce
         self._speakable: dict[str, None] = {}  # ordered set, oldest first
         self.version = 0
         self._load(game, names=names, speech=speech)
+        self._drop_old_pictures()
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -96,11 +106,21 @@ class LiveGame:
         self._state = self._public_state()
         self._seen_state = self._seen_json()
 
+    def _drop_old_pictures(self) -> None:
+        """Keep every play's picture of the latest games only (``keep_pictures`` of them;
+        :func:`assistant.store.drop_old_pictures`)."""
+        if self._keep_pictures is not None:
+            dropped = store.drop_old_pictures(self._conn, keep_games=self._keep_pictures)
+            if dropped:
+                log.info("dropped %d pictures of plays of games before the latest %d",
+                         dropped, self._keep_pictures)
+
     def new_game(self, *, ruleset: str | None = None) -> Game:
         """Start a new game record (seat names carry over) and show it."""
         with self._lock:
             game = store.create_game(self._conn, ruleset=ruleset or self.next_ruleset)
             store.set_setting(self._conn, game_id=game.id, key="names", value=self.names)
+            self._drop_old_pictures()
             shown = self._state
             self._load(game, names=self.names, speech=self.speech)
             self._state = shown  # so the change pushed to the pages is the whole difference

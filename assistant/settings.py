@@ -10,7 +10,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tracker.plays import ROUND_GAP
 
-__all__ = ["Settings", "is_loopback"]
+__all__ = ["KEEP_PICTURES", "Settings", "is_loopback"]
+
+KEEP_PICTURES = 10
+"""Default number of the latest games whose every play keeps its picture (some 4 MB a round)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -77,3 +80,6 @@ class Settings(BaseSettings):
     by correcting it. ``None``: never (a camera's stream has no end to ask it at)."""
     frame_rate: float = Field(default=10.0, gt=0, le=60)
     """Most annotated frames per second sent to the live view."""
+    keep_pictures: int | None = Field(default=KEEP_PICTURES, ge=1)
+    """The latest games whose every play keeps its picture; older games keep only those of
+    the plays held for review or acted upon. ``None``: every picture kept."""

@@ -5,7 +5,8 @@ HTTP. Rows are never updated or deleted (triggers refuse it): a correction is a 
 points at the one it fixes, and settings (seat names, ruleset, speech) are new rows whose latest
 one wins. Each write is its own committed transaction, so a killed process loses nothing it
 acknowledged. Beside the log, the picture of each play vision committed (a JPEG, as vision saw
-it) is kept, so that any play, of this game or an earlier one, is shown as it was read.
+it) is kept, so that a play is shown as it was read; of older games, those of the plays held
+for review or acted upon (:func:`drop_old_pictures`: the pictures are no part of the record).
 
 >>> conn = open_store(":memory:")
 >>> game = create_game(conn, ruleset="qingdao")
@@ -30,6 +31,7 @@ __all__ = [
     "StoredEvent",
     "append_event",
     "create_game",
+    "drop_old_pictures",
     "get_game",
     "latest_game",
     "list_games",
@@ -192,6 +194,38 @@ def save_picture(conn: sqlite3.Connection, *, game_id: int, seq: int, jpeg: byte
     first one kept of an event stands."""
     conn.execute("INSERT OR IGNORE INTO pictures (game_id, seq, jpeg) VALUES (?, ?, ?)",
                  (game_id, seq, jpeg))
+
+
+def drop_old_pictures(conn: sqlite3.Connection, *, keep_games: int) -> int:
+    """Drop the pictures of games older than the latest ``keep_games``, save those of plays
+    that were held for review or acted upon (an event fixes them: corrected, accepted or
+    undone): a record of every play costs some 4 MB a round, of those some 0.3. Returns how
+    many were dropped.
+
+    >>> conn = open_store(":memory:")
+    >>> for game_id in (1, 2):
+    ...     _ = create_game(conn, ruleset="qingdao")
+    ...     for event in ({"type": "play", "seat": 0, "cards": "55"},
+    ...                   {"type": "play", "seat": 1, "cards": "66", "review": True},
+    ...                   {"type": "play", "seat": 2, "cards": "77"},
+    ...                   {"type": "accept", "fixes": 3}):
+    ...         seq = append_event(conn, game_id=game_id, event=event).seq
+    ...         save_picture(conn, game_id=game_id, seq=seq, jpeg=b"cards")
+    >>> drop_old_pictures(conn, keep_games=1)
+    2
+    >>> [[seq for seq, _ in load_pictures(conn, game_id=game_id)] for game_id in (1, 2)]
+    [[2, 3], [1, 2, 3, 4]]
+    """
+    older = conn.execute("SELECT min(id) FROM (SELECT id FROM games ORDER BY id DESC LIMIT ?)",
+                         (keep_games,)).fetchone()[0]
+    # One pass over the older games' events finds the plays whose pictures stay.
+    return conn.execute("""
+        DELETE FROM pictures WHERE game_id < :older AND (game_id, seq) NOT IN (
+            SELECT game_id, seq FROM events
+            WHERE game_id < :older AND json_extract(body, '$.review')
+            UNION SELECT game_id, json_extract(body, '$.fixes') FROM events
+            WHERE game_id < :older AND json_extract(body, '$.fixes') IS NOT NULL)
+        """, {"older": older or 0}).rowcount
 
 
 def load_pictures(conn: sqlite3.Connection, *, game_id: int) -> Iterator[tuple[int, bytes]]:

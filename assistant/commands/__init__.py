@@ -30,6 +30,11 @@ def positive_int(text: str) -> int:
     return value
 
 
+def count_or_all(text: str) -> int | None:
+    """A count of at least 1, or ``all`` (``None``: no limit), from the command line."""
+    return None if text == "all" else positive_int(text)
+
+
 def port(text: str) -> int:
     """A TCP port to serve on, 1-65535, from the command line."""
     value = positive_int(text)

@@ -13,6 +13,7 @@ from assistant.commands import (
     add_capture_options,
     add_round_gap,
     capture_options,
+    count_or_all,
     port,
     round_gap,
     seconds,
@@ -33,6 +34,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", help="operator token (default: generated when not on loopback)")
     parser.add_argument("--ruleset", default="qingdao", help="ruleset of new games (default qingdao)")
     parser.add_argument("--no-speech", action="store_true", help="do not speak announcements")
+    parser.add_argument("--keep-pictures", type=count_or_all, default=argparse.SUPPRESS,
+                        metavar="GAMES",
+                        help="the latest games whose every play keeps its picture (default 10; "
+                             "all: every game); older games keep those of the plays held for "
+                             "review or corrected")
 
 
 def register(subparsers: Any) -> None:
@@ -182,6 +188,8 @@ def _run(args: argparse.Namespace, options: dict[str, Any], *,
     token = args.token
     if token is None and not is_loopback(args.host):
         token = secrets.token_urlsafe(12)
+    if "keep_pictures" in args:   # given: else the settings' default
+        options = {**options, "keep_pictures": args.keep_pictures}
     settings = Settings(host=args.host, port=args.port, token=token, ruleset=args.ruleset,
                         speech=not args.no_speech, **options)
     app = create_app(settings)

@@ -269,6 +269,14 @@ def test_a_bad_port_is_refused_by_name(port: str, tmp_path: Path, monkeypatch: p
     assert exited.value.code == 2 and "argument --port" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("games", ["0", "some"])
+def test_a_bad_count_of_games_with_pictures_is_refused_by_name(
+        games: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--keep-pictures", games])
+    assert exited.value.code == 2 and "argument --keep-pictures" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option", ["--accept-after", "--round-gap"])
 @pytest.mark.parametrize("seconds", ["soon", "-1", "7200"])
 def test_a_bad_wait_is_refused_by_name(
@@ -382,6 +390,42 @@ def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
     answers = {seq: resumed.get(f"/api/plays/{seq}/picture") for seq in (2, 3, 4, 5)}
     assert [answers[seq].content for seq in (2, 3, 4)] == [b"55", b"66", b"77"]
     assert answers[5].content == b"77"     # the correction shows the play it corrects
+
+
+def test_older_games_keep_only_the_pictures_of_the_plays_held_or_corrected(
+        tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, keep_pictures=1))
+    send = PipelineSubmitter(app.state.live)
+    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
+    plays = [("55", False), ("66", True), ("77", False)]   # (cards, held for review)
+    for seq, (cards, held) in enumerate(plays, start=2):
+        send({"type": "play", "seat": seq - 2, "cards": cards, "source": "vision",
+              "review": held, "seq": seq})
+        send.picture(seq, cards.encode())
+    send({"type": "play", "seat": 2, "cards": "777", "source": "vision", "fixes": 4,
+          "review": True, "seq": 5})   # seat 2's 77, let in, corrected later
+    with local_client(app) as client:
+        old = app.state.live.game.id
+        pictures = {seq: f"/api/games/{old}/plays/{seq}/picture" for seq in (2, 3, 4)}
+        assert all(client.get(url).status_code == 200 for url in pictures.values())
+        client.post("/api/games")   # the old game is now past the latest one kept whole
+        answers = {seq: client.get(url) for seq, url in pictures.items()}
+        assert answers[2].status_code == 404
+        assert answers[3].content == b"66" and answers[4].content == b"77"
+    # Kept whole while it is among the latest: a restart drops nothing more.
+    resumed = local_client(create_app(make_settings(tmp_path, keep_pictures=2)))
+    assert resumed.get(pictures[3]).content == b"66"
+
+
+@pytest.mark.parametrize(("given", "kept"), [([], 10), (["--keep-pictures", "3"], 3),
+                                             (["--keep-pictures", "all"], None)])
+def test_the_games_whose_pictures_are_kept_are_chosen_on_the_command_line(
+        given: list[str], kept: int | None, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    served: list[FastAPI] = []
+    monkeypatch.setattr("uvicorn.run", lambda app, **kwargs: served.append(app))
+    assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), "--no-speech", *given]) == 0
+    assert served[0].state.settings.keep_pictures == kept
 
 
 def test_gouji_export_writes_the_pictures_of_the_plays(
