@@ -372,8 +372,9 @@ def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correctio
     assert client.get(f"/api/games/{game}/plays/2/picture").content == b"\xff\xd8 fives"
 
 
-def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path))
+def send_plays_with_pictures(app: FastAPI) -> None:
+    """Seat 0's 55 (its picture b"55"), seat 1's 66 held for review, seat 2's 77 let in and
+    corrected later to 777, held: events 2-5 of the game."""
     send = PipelineSubmitter(app.state.live)
     send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
     plays = [("55", False), ("66", True), ("77", False)]   # (cards, held for review)
@@ -381,9 +382,13 @@ def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
         send({"type": "play", "seat": seq - 2, "cards": cards, "source": "vision",
               "review": held, "seq": seq})
         send.picture(seq, cards.encode())
-    # Seat 2's 77, let in, is corrected later, held.
     send({"type": "play", "seat": 2, "cards": "777", "source": "vision", "fixes": 4,
           "review": True, "seq": 5})
+
+
+def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path))
+    send_plays_with_pictures(app)
     app.state.live.close()
 
     resumed = local_client(create_app(make_settings(tmp_path)))   # the same store
@@ -395,15 +400,7 @@ def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
 def test_older_games_keep_only_the_pictures_of_the_plays_held_or_corrected(
         tmp_path: Path) -> None:
     app = create_app(make_settings(tmp_path, keep_pictures=1))
-    send = PipelineSubmitter(app.state.live)
-    send({"type": "round", "first": 0, "source": "inferred", "seq": 1})
-    plays = [("55", False), ("66", True), ("77", False)]   # (cards, held for review)
-    for seq, (cards, held) in enumerate(plays, start=2):
-        send({"type": "play", "seat": seq - 2, "cards": cards, "source": "vision",
-              "review": held, "seq": seq})
-        send.picture(seq, cards.encode())
-    send({"type": "play", "seat": 2, "cards": "777", "source": "vision", "fixes": 4,
-          "review": True, "seq": 5})   # seat 2's 77, let in, corrected later
+    send_plays_with_pictures(app)
     with local_client(app) as client:
         old = app.state.live.game.id
         pictures = {seq: f"/api/games/{old}/plays/{seq}/picture" for seq in (2, 3, 4)}
