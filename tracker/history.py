@@ -42,7 +42,8 @@ class TrickPlay:
     reading: Reading
     """How it stands reported now."""
     count_in_doubt: bool = False
-    """Whether a faint card of its ranks lay beside it, not taken in."""
+    """Whether a faint card of its ranks lay beside it, not taken in, or it holds cards counted
+    only when its zone was read closer."""
     held: bool = False
     """Whether it is held for review as it stands reported."""
     alternatives: list[Reading] | None = None

@@ -746,7 +746,7 @@ class PlaySegmenter:
         if prior is not None:
             self._round.tricks[-1].plays.append(TrickPlay(
                 event["seq"], seat, round(t, 3), read=read, faint=nearby, reading=reading,
-                count_in_doubt=bool(len(doubtful)), held=event["review"]))
+                count_in_doubt=bool(len(doubtful) or len(counted)), held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
 
     def _gained_closer(self, prior: Prior | None, seat: int, cards: Detections, *,
@@ -851,11 +851,13 @@ class PlaySegmenter:
         return recounted
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:
-        """The play that ``cards`` from ``seat`` answer, if a faint card of its ranks beside it
-        left its count in doubt and ``cards`` have that count: an answer's count is read
-        against the lead's, so a fan missing a strip goes unremarked after a lead missing one
-        (33333 read 3333 with a faint 3 beside it, then 77777 answering it read 7777 at 0.54:
-        on 90 rendered games, 135 answers held so, one of them wrong: none wrong is left unheld)."""
+        """The play that ``cards`` from ``seat`` answer, if its count is in doubt (a faint card
+        of its ranks beside it, or cards counted only when its zone was read closer) and
+        ``cards`` have that count: an answer's count is read against the lead's, so a fan
+        missing a strip goes unremarked after a lead missing one (33333 read 3333 with a faint
+        3 beside it, then 77777 answering it read 7777 at 0.54: on 90 rendered games, 135
+        answers held so, one of them wrong: none wrong is left unheld; 6666666 read 666666, two
+        of its sixes counted closer, then 2888888 answering it read 288888 at 0.50)."""
         answered = self._round.answered(seat)
         if (answered is None or not answered.count_in_doubt
                 or len(answered.reading.cards) != len(cards)):

@@ -914,6 +914,23 @@ def test_a_play_the_rules_take_with_a_fairly_unsure_card_takes_in_what_its_zone_
     assert match.to_json()["trick"]["plays"][0]["cards"] == lead
 
 
+def test_an_answer_to_a_lead_whose_count_closer_views_made_is_held_for_review(zones):
+    # 44444 led as a tight fan, read 4444 and a 4 at 0.45: the lead's zone read closer counts
+    # five, and the lead takes the fifth in. That count was hard to read: 66666 answering it,
+    # read surely, would go unremarked missing a six as the lead nearly did, so it is held as
+    # well. The play after is not.
+    segmenter, match = refereed(zones)
+    closer = CloserLook(zones, fan("44444", 600, 560), fan("44444", 600, 560))
+    lead = [*fan("444", 600, 560), ("4", 642, 560, 0.45)]
+    answer, after = fan("66666", 860, 480), fan("88888", 860, 240)
+    events = [follow(segmenter, match, cards(*picture), start, closer=closer)
+              for start, picture in enumerate([lead, lead + answer, lead + answer + after])]
+    assert [plays(e) for e in events] == [[(0, "44444")], [(1, "66666")], [(2, "88888")]]
+    assert events[1][0]["review"] and events[1][0]["reason"] == (
+        "answers seat 0's 5 cards, a count in doubt")
+    assert events[2][0]["review"] is False
+
+
 def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     # 888 was committed as 88, its last 8 not yet seen; that 8 shows with the KKK answering
     # it. It is no play of its own (seat 0 is not to act): the lead is corrected to 888 and
