@@ -97,6 +97,7 @@ class LiveGame:
     def _load(self, game: Game, *, names: list[str] | None, speech: bool) -> None:
         self.game = game
         self.records: list[StoredEvent] = store.load_events(self._conn, game_id=game.id)
+        self._pictured = store.pictured(self._conn, game_id=game.id)
         saved = store.load_settings(self._conn, game_id=game.id)
         self.names: list[str] = saved.get("names") or names or [""] * 6
         self.next_ruleset: str = saved.get("ruleset", game.ruleset)
@@ -196,9 +197,21 @@ class LiveGame:
         errors = self._state["errors"] if errors is None else errors
         reasons = {int(e["line"]): e["reason"] for e in errors}
         status = self._resolution.status
+        pictured = self._plays_pictured()
         return [{"seq": s.seq, "at": s.at, "event": s.event,
-                 "status": status.get(s.seq, "effective"), "error": reasons.get(s.seq)}
+                 "status": status.get(s.seq, "effective"), "error": reasons.get(s.seq),
+                 "picture": s.seq in pictured}
                 for s in records]
+
+    def _plays_pictured(self) -> set[int]:
+        """The plays a picture shows (``GET /api/games/{game}/plays/{seq}/picture``): those
+        whose own is kept, and corrections of them."""
+        shown: set[int] = set()
+        for stored in self.records:   # a correction comes after the play it corrects
+            if stored.event.get("type") == "play" and (
+                    stored.seq in self._pictured or stored.event.get("fixes") in shown):
+                shown.add(stored.seq)
+        return shown
 
     # -- changes ---------------------------------------------------------------------------------
 
@@ -270,6 +283,9 @@ class LiveGame:
         (:func:`assistant.store.save_picture`)."""
         with self._lock:
             store.save_picture(self._conn, game_id=game, seq=seq, jpeg=jpeg)
+            if game == self.game.id:   # the pages show it from now on
+                self._pictured.add(seq)
+                self._publish()
 
     def load_picture(self, game: int, seq: int) -> bytes | None:
         """The picture of play ``seq`` of game ``game``, or of the play it corrects

@@ -40,6 +40,7 @@ __all__ = [
     "load_pictures",
     "load_settings",
     "open_store",
+    "pictured",
     "save_picture",
     "set_setting",
 ]
@@ -228,6 +229,12 @@ def drop_old_pictures(conn: sqlite3.Connection, *, keep_games: int) -> int:
         """, {"older": older or 0}).rowcount
 
 
+def pictured(conn: sqlite3.Connection, *, game_id: int) -> set[int]:
+    """The numbers of the game's events whose own picture is kept."""
+    return {seq for (seq,) in conn.execute("SELECT seq FROM pictures WHERE game_id = ?",
+                                            (game_id,))}
+
+
 def load_pictures(conn: sqlite3.Connection, *, game_id: int) -> Iterator[tuple[int, bytes]]:
     """``(seq, jpeg)`` of every picture kept of the game's plays, in the log's order."""
     rows = conn.execute("SELECT seq, jpeg FROM pictures WHERE game_id = ? ORDER BY seq",
@@ -250,8 +257,8 @@ def load_picture(conn: sqlite3.Connection, *, game_id: int, seq: int) -> bytes |
     >>> save_picture(conn, game_id=game.id, seq=1, jpeg=b"second")
     >>> [load_picture(conn, game_id=game.id, seq=seq) for seq in (1, 2, 3, 4)]
     [b'first', b'first', b'first', None]
-    >>> list(load_pictures(conn, game_id=game.id))
-    [(1, b'first')]
+    >>> list(load_pictures(conn, game_id=game.id)), pictured(conn, game_id=game.id)
+    ([(1, b'first')], {1})
     """
     while True:
         row = conn.execute("SELECT jpeg FROM pictures WHERE game_id = ? AND seq = ?",

@@ -79,9 +79,8 @@ const STATUS = {effective: "", replaced: "已改", withdrawn: "已撤销", held:
 
 // A play vision committed shows its cards as filmed and as the detector boxed them: what the
 // operator checks it against once the trick is gathered. Click: the picture full size.
-const PICTURE_RETRY_MS = 1000;  // the picture follows its play by a few milliseconds
 const pictureUrl = (game, seq) => `/api/games/${game}/plays/${seq}/picture`;
-const hasPicture = (r) => info.video && r.event.type === "play" && r.event.source === "vision";
+const hasPicture = (r) => r.picture;  // kept with the record: the state says so once it is
 
 function renderLog(st) {
   $("log").innerHTML = (st.log || []).slice().reverse().map((r) => {
@@ -114,17 +113,11 @@ function renderHeld(st) {
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
-  // Asked for before it came, a picture is asked for again; none kept (one that could not be
-  // made): no empty frame.
+  // A picture that cannot be had after all (an older game's, dropped meanwhile): no empty frame.
   $("held").querySelectorAll(".picture img").forEach((img) => {
     const kept = shown.get(img.dataset.src);
     if (kept) return img.replaceWith(kept);
-    let retried = false;
-    img.addEventListener("error", () => {
-      if (retried) return img.parentElement.remove();
-      retried = true;
-      setTimeout(() => { img.src = `${img.dataset.src}?again`; }, PICTURE_RETRY_MS);
-    });
+    img.addEventListener("error", () => img.parentElement.remove());
     img.src = img.dataset.src;
   });
 }

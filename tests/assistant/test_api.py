@@ -350,8 +350,9 @@ def test_a_play_vision_committed_is_shown_as_its_picture_and_so_is_its_correctio
     send({"type": "play", "seat": 0, "cards": "555", "source": "vision", "fixes": 2,
           "review": True, "reason": "revised", "seq": 3})
     send.picture(9, b"\xff\xd8 never stored")   # a play the game refused to store: no picture
-    held = client.get("/api/state").json()["held"]
-    assert [(h["seq"], h["event"]["fixes"]) for h in held] == [(3, 2)]
+    state = client.get("/api/state").json()
+    assert [(h["seq"], h["event"]["fixes"], h["picture"]) for h in state["held"]] == [(3, 2, True)]
+    assert {row["seq"]: row["picture"] for row in state["log"]} == {1: False, 2: True, 3: True}
     for seq in (2, 3):
         for url in (f"/api/plays/{seq}/picture", f"/api/games/{game}/plays/{seq}/picture"):
             answer = client.get(url)
@@ -392,6 +393,8 @@ def test_the_pictures_of_plays_outlast_a_restart(tmp_path: Path) -> None:
     app.state.live.close()
 
     resumed = local_client(create_app(make_settings(tmp_path)))   # the same store
+    assert [row["picture"] for row in resumed.get("/api/state").json()["log"]] == [
+        False, True, True, True, True]
     answers = {seq: resumed.get(f"/api/plays/{seq}/picture") for seq in (2, 3, 4, 5)}
     assert [answers[seq].content for seq in (2, 3, 4)] == [b"55", b"66", b"77"]
     assert answers[5].content == b"77"     # the correction shows the play it corrects

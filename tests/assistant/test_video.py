@@ -153,7 +153,7 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
         send({"type": "play", "seat": 1, "cards": "66", "source": "vision", "review": True,
               "reason": "unsure card (conf 0.33)", "seq": 3})   # its picture never kept
         send({"type": "play", "seat": 2, "cards": "77", "source": "vision", "review": True,
-              "reason": "unsure card (conf 0.35)", "seq": 4})   # its picture comes late
+              "reason": "unsure card (conf 0.35)", "seq": 4})   # its picture comes later
         page = browser.new_page(viewport={"width": 1600, "height": 900})
         page.goto(server.url + "/")
         held = page.locator("#held li")
@@ -163,7 +163,7 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
         page.wait_for_function(
             "() => document.querySelector('#held li .picture img')?.naturalWidth === 120")
         assert held.nth(0).locator(".picture").get_attribute("href") == url
-        send.picture(4, jpeg.tobytes())   # after the page asked for it: asked for again
+        send.picture(4, jpeg.tobytes())   # once kept, the page shows it
         page.wait_for_function("() => document.querySelector("
                                "'#held li[data-seq=\"4\"] .picture img')?.naturalWidth === 120")
         expect(held.nth(1).locator(".picture")).to_have_count(0)   # no empty frame
@@ -171,6 +171,7 @@ def test_a_held_play_shows_its_picture_where_one_was_kept(
         # Any play vision committed links to its picture from the event log.
         expect(page.locator('#log li[data-seq="2"] a')).to_have_attribute("href", url)
         expect(page.locator('#log li[data-seq="1"] a')).to_have_count(0)   # the round
+        expect(page.locator('#log li[data-seq="3"] a')).to_have_count(0)   # none kept
         page.close()
 
 
