@@ -113,7 +113,7 @@ function renderHeld(st) {
       ${r.event.reason ? `<br><span class="muted">${escapeHtml(r.event.reason)}</span>` : ""}</span>
       <button data-accept="${r.seq}">接受</button><button data-fix="${r.seq}">改</button><button data-undo="${r.seq}">删</button></li>`).join("")
     : '<li class="muted" style="background:none">无 none</li>';
-  // A picture that cannot be had after all (an older game's, dropped meanwhile): no empty frame.
+  // A picture that cannot be had after all (the server gone meanwhile): no empty frame.
   $("held").querySelectorAll(".picture img").forEach((img) => {
     const kept = shown.get(img.dataset.src);
     if (kept) return img.replaceWith(kept);
