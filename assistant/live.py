@@ -176,6 +176,7 @@ class LiveGame:
         state["seats"] = [{**seat, "name": self.names[seat["seat"]]}
                           for seat in state.get("seats", [])]
         held = set(self._resolution.held)
+        pictured = self._plays_pictured()
         state.update(
             game={"id": self.game.id, "created": self.game.created, "ruleset": self.game.ruleset},
             next_ruleset=self.next_ruleset,
@@ -184,20 +185,23 @@ class LiveGame:
             turn_text=turn_text(state),
             turn_text_en=turn_text_en(state),
             feed=list(self._feed),
-            held=self.record_views([s for s in self.records if s.seq in held], state["errors"]),
-            log=self.record_views(self.records[-LOG_LENGTH:], state["errors"]),
+            held=self.record_views([s for s in self.records if s.seq in held], state["errors"],
+                                   pictured),
+            log=self.record_views(self.records[-LOG_LENGTH:], state["errors"], pictured),
             stored=len(self.records),
         )
         return state
 
     def record_views(self, records: list[StoredEvent],
-                     errors: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """Stored events with their standing (``effective``, ``replaced``…) and the rules'
-        reason when refused."""
+                     errors: list[dict[str, Any]] | None = None,
+                     pictured: set[int] | None = None) -> list[dict[str, Any]]:
+        """Stored events with their standing (``effective``, ``replaced``…), the rules'
+        reason when refused and whether a picture shows them (``errors``: the state's, and
+        ``pictured``: :meth:`_plays_pictured`, unless given)."""
         errors = self._state["errors"] if errors is None else errors
         reasons = {int(e["line"]): e["reason"] for e in errors}
         status = self._resolution.status
-        pictured = self._plays_pictured()
+        pictured = self._plays_pictured() if pictured is None else pictured
         return [{"seq": s.seq, "at": s.at, "event": s.event,
                  "status": status.get(s.seq, "effective"), "error": reasons.get(s.seq),
                  "picture": s.seq in pictured}
