@@ -19,6 +19,12 @@ def read_text(path: Path) -> str:
         raise ValueError(f"{path}: not a text file (not UTF-8)") from None
 
 
+def play_picture_file(folder: Path, seq: int) -> Path:
+    """Where ``--pictures DIR`` (``gouji process``, ``gouji export``) keeps the picture of play
+    ``seq``: ``DIR/play-SEQ.jpg``."""
+    return folder / f"play-{seq}.jpg"
+
+
 def positive_int(text: str) -> int:
     """A count of at least 1 from the command line."""
     try:

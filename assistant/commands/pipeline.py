@@ -16,6 +16,7 @@ from assistant.commands import (
     add_capture_options,
     add_round_gap,
     capture_options,
+    play_picture_file,
     positive_float,
     positive_int,
     read_text,
@@ -108,7 +109,7 @@ def process_command(args: argparse.Namespace) -> int:
                             window=args.window, per_zone=not args.whole_frame,
                             steady=args.steady, view=view, **round_gap(args))
         def on_picture(seq: int, jpeg: bytes) -> None:
-            (args.pictures / f"play-{seq}.jpg").write_bytes(jpeg)
+            play_picture_file(args.pictures, seq).write_bytes(jpeg)
 
         with _stop_on_interrupt() as stop:
             stats = pipeline.run(on_event, stop=stop,
@@ -186,7 +187,7 @@ def _compare_with_truth(events: list[dict[str, Any]], truth: list[dict[str, Any]
         if pictures is None:
             continue
         for play in difference.seen:
-            picture = pictures / f"play-{play.get('fixes', play['seq'])}.jpg"
+            picture = play_picture_file(pictures, play.get("fixes", play["seq"]))
             if picture.is_file():
                 print(f"  picture: {picture}")
 

@@ -14,6 +14,7 @@ from assistant.commands import (
     add_round_gap,
     capture_options,
     count_or_all,
+    play_picture_file,
     port,
     round_gap,
     seconds,
@@ -169,7 +170,7 @@ def _export(args: argparse.Namespace) -> int:
         args.pictures.mkdir(parents=True, exist_ok=True)
         written = 0
         for seq, jpeg in store.load_pictures(conn, game_id=game.id):
-            (args.pictures / f"play-{seq}.jpg").write_bytes(jpeg)
+            play_picture_file(args.pictures, seq).write_bytes(jpeg)
             written += 1
         print(f"gouji export: {written} pictures of game {game.id}'s plays written to "
               f"{args.pictures}", file=sys.stderr)
