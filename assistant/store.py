@@ -71,6 +71,9 @@ CREATE TABLE IF NOT EXISTS pictures (
     jpeg    BLOB NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS trimmed_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id)
+);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -216,17 +219,24 @@ def drop_old_pictures(conn: sqlite3.Connection, *, keep_games: int) -> int:
     2
     >>> [[seq for seq, _ in load_pictures(conn, game_id=game_id)] for game_id in (1, 2)]
     [[2, 3], [1, 2, 3, 4]]
+    >>> drop_old_pictures(conn, keep_games=1), drop_old_pictures(conn, keep_games=0)
+    (0, 2)
     """
-    older = conn.execute("SELECT min(id) FROM (SELECT id FROM games ORDER BY id DESC LIMIT ?)",
-                         (keep_games,)).fetchone()[0]
-    # One pass over the older games' events finds the plays whose pictures stay.
-    return conn.execute("""
-        DELETE FROM pictures WHERE game_id < :older AND (game_id, seq) NOT IN (
-            SELECT game_id, seq FROM events
-            WHERE game_id < :older AND json_extract(body, '$.review')
-            UNION SELECT game_id, json_extract(body, '$.fixes') FROM events
-            WHERE game_id < :older AND json_extract(body, '$.fixes') IS NOT NULL)
-        """, {"older": older or 0}).rowcount
+    # A game once trimmed gets no more pictures (vision keeps those of the current game), so
+    # each game is trimmed once: a start or a new game costs one game's events, not all.
+    due = [game_id for (game_id,) in conn.execute("""
+        SELECT id FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY id DESC LIMIT ?)
+        AND id NOT IN (SELECT game_id FROM trimmed_games) ORDER BY id""", (keep_games,))]
+    dropped = 0
+    for game_id in due:   # marked after its trim: one cut short is trimmed again, to no harm
+        dropped += conn.execute("""
+            DELETE FROM pictures WHERE game_id = :game AND seq NOT IN (
+                SELECT seq FROM events WHERE game_id = :game AND json_extract(body, '$.review')
+                UNION SELECT json_extract(body, '$.fixes') FROM events
+                WHERE game_id = :game AND json_extract(body, '$.fixes') IS NOT NULL)
+            """, {"game": game_id}).rowcount
+        conn.execute("INSERT INTO trimmed_games (game_id) VALUES (?)", (game_id,))
+    return dropped
 
 
 def pictured(conn: sqlite3.Connection, *, game_id: int) -> set[int]:

@@ -47,3 +47,27 @@ def test_the_latest_setting_wins_and_older_ones_stay(tmp_path: Path) -> None:
     store.set_setting(conn, game_id=game.id, key="names", value=["张伟"] * 6)
     assert store.load_settings(conn, game_id=game.id) == {"names": ["张伟"] * 6}
     assert conn.execute("SELECT COUNT(*) FROM settings").fetchone() == (2,)
+
+
+def test_each_older_game_is_trimmed_of_pictures_once_even_across_restarts(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    conn = store.open_store(path)
+
+    def play_with_picture(game_id: int) -> int:
+        seq = store.append_event(conn, game_id=game_id,
+                                 event={"type": "play", "seat": 0, "cards": "55"}).seq
+        store.save_picture(conn, game_id=game_id, seq=seq, jpeg=b"cards")
+        return seq
+
+    games = [store.create_game(conn, ruleset="qingdao").id for _ in range(3)]
+    for game_id in games:
+        play_with_picture(game_id)
+    assert store.drop_old_pictures(conn, keep_games=1) == 2
+    conn.close()
+    conn = store.open_store(path)
+    late = play_with_picture(games[0])   # not looked at again: a trimmed game stays trimmed
+    assert store.drop_old_pictures(conn, keep_games=1) == 0
+    assert store.pictured(conn, game_id=games[0]) == {late}
+    store.create_game(conn, ruleset="qingdao")
+    assert store.drop_old_pictures(conn, keep_games=1) == 1   # the game just left the window
+    assert store.pictured(conn, game_id=games[2]) == set()
