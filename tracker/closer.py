@@ -151,18 +151,20 @@ class CloserCount:
         return bool((_rank_counts(counted, ranks) >= _rank_counts(taken, ranks)).all())
 
     def recounted(self, reported: Detections, seat: int, faint: Detections,
-                  current: Detections, closer: CloserLook, *, below: float) -> Reading | None:
-        """``reported``, a play of ``seat``, with as many cards of each of its ranks, and of
-        the second choices of its cards read below ``below``, as most closer views of its zone
-        count, where that differs from the count reported: cards the views count more taken
-        in (as :meth:`counted` takes them, ``faint`` ones of those ranks first), its
+                  current: Detections, closer: CloserLook, *, below: float,
+                  also: tuple[int, ...] = ()) -> Reading | None:
+        """``reported``, a play of ``seat``, with as many cards of each of its ranks, of the
+        second choices of its cards read below ``below``, and of the ranks ``also``, as most
+        closer views of its zone count, where that differs from the count reported: cards the
+        views count more taken in (as :meth:`counted` takes them, ``faint`` ones of those
+        ranks first), its
         least sure cards of a rank the views count fewer of set aside (each read below
         ``below``: with 0, none); ``None`` when the views agree with the report, or count
         fewer of a rank whose cards were read surely, or none of a rank without counting as
         many cards more of others (a card read as another rank is still a card). Only while
         the picture's ``current`` cards in the zone are the play as reported, the count the
         views are weighed against."""
-        ranks = _recount_ranks(reported, below)
+        ranks = _recount_ranks(reported, below, also)
         in_zone = _zone_cards(current, seat)
         if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():
             return None
@@ -271,11 +273,12 @@ def _cards_counted(ranks: NDArray[np.int_], counts: NDArray[np.int_],
     return Detections.merge(taken)
 
 
-def _recount_ranks(cards: Detections, below: float) -> NDArray[np.int_]:
-    """The ranks that closer views may count anew in a play: those of its ``cards``, and the
-    second choices (``data["runner_up"]``) of those read below ``below``."""
+def _recount_ranks(cards: Detections, below: float, also: tuple[int, ...]) -> NDArray[np.int_]:
+    """The ranks that closer views may count anew in a play: those of its ``cards``, the
+    second choices (``data["runner_up"]``) of those read below ``below``, and ``also``."""
     runner_up = cards.data.get("runner_up", np.full(len(cards), BACK_CLASS_ID))
-    ranks = np.unique(np.concatenate([cards.class_id, runner_up[cards.confidence < below]]))
+    ranks = np.unique(np.concatenate([cards.class_id, runner_up[cards.confidence < below],
+                                      np.asarray(also, np.int_)]))
     return np.asarray(ranks[ranks != BACK_CLASS_ID], np.int_)
 
 

@@ -128,13 +128,16 @@ from tracker.readings import (
 )
 from tracker.table import SEAT_COUNT
 from tracker.zones import SeatZones
-from vision.classes import BACK_CLASS_ID, CLASS_NAMES
+from vision.classes import BACK_CLASS_ID, CLASS_NAMES, class_id
 from vision.detections import Detections, box_inside, box_intersection, box_iou
 
 __all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "REVIEW_CONF", "ROUND_GAP",
            "PlaySegmenter"]
 
 
+WILD_CLASS_IDS = tuple(class_id(name) for name in ("2", "SJ", "BJ"))
+"""The ranks that may join a play of any rank: a refused play's closer views may count them
+too."""
 MIN_CONF = 0.2
 """Default confidence a detection needs to count as a card on its own."""
 FAINT_CONF = 0.1
@@ -777,8 +780,9 @@ class PlaySegmenter:
         stands as read) and earlier plays read otherwise (empty: none). Evidence comes before
         guesses. First, the cheapest reading of its own cards and the faint ones ``nearby``
         that the rules take stands alone when most closer views of its zone count the faint
-        cards it takes in (:meth:`CloserCount.seen`). With no such reading, its zone is read
-        closer for the count of each of its ranks (:meth:`_recounted_for_rules`). Next, the
+        cards it takes in (:meth:`CloserCount.seen`). Else its zone is read closer for the
+        count of each of its ranks (:meth:`_recounted_for_rules`): a faint card the views do
+        not count is a guess, and gives way to what they do count. Next, the
         zone of the play it answers is read closer for that play's count
         (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
         its own, or the play it answers mended with it
@@ -795,7 +799,7 @@ class PlaySegmenter:
                 and self.closer_count.seen(closer, current, seat, repair.taken)):
             # Evidence, not a guess: no other play's reading is weighed against it.
             repair = replace(repair, change=counted_closer_change(repair.change))
-        elif repair is None and closer is not None and (recounted := self._recounted_for_rules(
+        elif closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading
         elif closer is not None and (revision := self._answered_counted_closer(
@@ -844,11 +848,18 @@ class PlaySegmenter:
         0): 44444 read 4444, a 4 at 0.54, the fifth found by no box. On 164 rendered rounds,
         of such plays whose views counted otherwise, the views counting more were right 68
         times and wrong 5, counting fewer right 16 times and wrong 25 (a strip no view
-        finds)."""
-        recounted = self.closer_count.recounted(cards, seat, nearby, current, closer, below=below)
-        if recounted is None or prior.objection(seat, format_play(recounted.cards.class_id)):
-            return None
-        return recounted
+        finds).
+
+        Failing that, the views may count a 2 or a joker besides, which joins a play of any
+        rank (SJ KKK answering QQQQ read KKK, the joker's bare strip found by no box at the
+        camera's scale, two of three views counting it at 0.20 and 0.24)."""
+        for also in ((), WILD_CLASS_IDS):
+            recounted = self.closer_count.recounted(cards, seat, nearby, current, closer,
+                                                    below=below, also=also)
+            if recounted is not None and not prior.objection(
+                    seat, format_play(recounted.cards.class_id)):
+                return recounted
+        return None
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if its count is in doubt (a faint card

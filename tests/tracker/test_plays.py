@@ -347,12 +347,14 @@ class CloserLook:
     cards in the zone asked about, each read once as the pipeline reads it (the segmenter asks
     ahead of its commit too), noting the seats whose zone was read and how many views were."""
 
-    def __init__(self, zones, *views, second_choice=None):
+    def __init__(self, zones, *views, second_choice=None, flagged=False):
         self.zones, self.views, self.asked = zones, views, []
         self.read_of: collections.Counter[int] = collections.Counter()
         """Views read of each seat's zone."""
         self.second_choice = second_choice
         """A rank each view's cards carry as their second choice at 0.01, as the detector's do."""
+        self.flagged = flagged
+        """Whether each view's cards carry the pipeline's flags (none a second reading)."""
         self._seen: dict[int, list] = {}
 
     def __call__(self, seat):
@@ -371,6 +373,8 @@ class CloserLook:
         found = cards(*self.views[index])
         if self.second_choice is not None:
             found = second_choices(found, [self.second_choice] * len(found), [0.01] * len(found))
+        if self.flagged:
+            found = flagged(found)
         owner = self.zones.trigger(found)
         return found[owner == seat].with_data(seat=owner[owner == seat])
 
@@ -1263,6 +1267,12 @@ def with_second_box(picture, at, *, found_twice):
     return cards(*picture).with_data(second_reading=second, found_twice=second & found_twice)
 
 
+def flagged(found):
+    """``found`` flagged as the pipeline flags boxes, none of them a second reading."""
+    none = np.zeros(len(found), bool)
+    return found.with_data(second_reading=none, found_twice=none)
+
+
 @pytest.mark.parametrize(("found_twice", "held"), [(False, True), (True, False)])
 def test_an_answer_to_a_lead_whose_count_is_in_doubt_is_held_for_review(zones, found_twice,
                                                                          held):
@@ -1483,3 +1493,31 @@ def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction
     assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
         (0, "555", 8), (1, "666", None)]
     assert match.errors == []
+
+
+@pytest.mark.parametrize(("views", "lead", "answer"), [
+    ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), "QQQQ", "SJ KKK"),
+    ((fan("K K K SJ", 860, 480), fan("KKK", 860, 480), fan("KKK", 860, 480)), "QQQ", "KKK"),
+], ids=["most-views-count-a-joker", "no-majority"])
+def test_a_refused_answer_takes_in_a_joker_its_zone_read_closer_counts(zones, views, lead,
+                                                                       answer):
+    # QQQQ led, its fourth Q read at 0.41; SJ KKK answers, the joker's bare strip at the fan's
+    # end found by no box at the camera's scale, only a faint second box of the last K. A 2 or
+    # a joker may join a play of any rank: when most closer views of the answer's zone count
+    # the joker, that is evidence, weighed before setting aside the lead's unsure Q, and before
+    # the faint K those views do not count.
+    segmenter, match = refereed(zones)
+    led = [*fan("QQQ", 600, 560), ("Q", 642, 560, 0.41)]
+    follow(segmenter, match, flagged(cards(*led)), 0.0)
+    seen = with_second_box([*led, *fan("KKK", 860, 480), ("K", 895, 480, 0.17)], 7,
+                           found_twice=True)
+    closer = CloserLook(zones, *[[*fan("QQQ", 600, 560), ("Q", 642, 560), *view]
+                                 for view in views], flagged=True)
+    events = follow(segmenter, match, seen, 1.0, closer=closer)
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
+    assert events[-1]["review"]
+    if answer == "SJ KKK":
+        assert plays(events) == [(1, answer)]
+        assert events[0]["reason"] == ("rules: KKK does not beat QQQQ: 3 cards against 4; took "
+                                       "in SJ (conf 0.900), counted when its zone was read "
+                                       "closer")
