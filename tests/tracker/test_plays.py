@@ -1495,6 +1495,43 @@ def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction
     assert match.errors == []
 
 
+def answered_beside_a_faint_second_box(zones, led, answer, views):
+    """``led`` laid by seat 0 at 0 s under the full rules, its last card read at 0.41, then
+    ``answer`` beside it at 1 s with a faint second box (0.17, from its own corner) of its
+    last card, the zones read closer from ``views`` (``led`` sure in each): the answer's
+    events, and the trick's plays as the rules hold them."""
+    segmenter, match = refereed(zones)
+    lead = fan(led, 600, 560)
+    laid = [*lead[:-1], (*lead[-1], 0.41)]
+    follow(segmenter, match, flagged(cards(*laid)), 0.0)
+    last = len(laid) + len(answer)
+    seen = with_second_box([*laid, *answer, (answer[-1][0], answer[-1][1] + 7, 480, 0.17)],
+                           last, found_twice=True)
+    closer = CloserLook(zones, *[[*lead, *view] for view in views], flagged=True)
+    events = follow(segmenter, match, seen, 1.0, closer=closer)
+    return events, [p["cards"] for p in match.to_json()["trick"]["plays"]]
+
+
+@pytest.mark.parametrize(("views", "lead", "answer"), [
+    ((fan("2266", 860, 480), fan("2266", 860, 480)), "5555", "2266"),
+    ((fan("2266", 860, 480), fan("266", 860, 480), fan("266", 860, 480)), "555", "266"),
+], ids=["most-views-count-it", "no-majority"])
+def test_a_refused_answer_is_recounted_closer_past_a_faint_card_the_views_do_not_count(
+        zones, views, lead, answer):
+    # 5555 led, its fourth 5 read at 0.41; 2266 answers, read 266 (a 2's strip found by no
+    # box) with a faint second box of the last 6. Taking that box in makes 2666, a play the
+    # rules take, but a guess the closer views do not bear out: what most of them count is
+    # evidence, weighed first; without it, the guesses are weighed as before.
+    events, trick = answered_beside_a_faint_second_box(zones, "5555", fan("266", 860, 480),
+                                                       views)
+    assert trick == [lead, answer] and events[-1]["review"]
+    if answer == "2266":
+        assert plays(events) == [(1, answer)]
+        assert events[0]["reason"] == ("rules: 266 does not beat 5555: 3 cards against 4; took "
+                                       "in 2 (conf 0.900), counted when its zone was read "
+                                       "closer")
+
+
 @pytest.mark.parametrize(("views", "lead", "answer"), [
     ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), "QQQQ", "SJ KKK"),
     ((fan("K K K SJ", 860, 480), fan("KKK", 860, 480), fan("KKK", 860, 480)), "QQQ", "KKK"),
@@ -1506,16 +1543,9 @@ def test_a_refused_answer_takes_in_a_joker_its_zone_read_closer_counts(zones, vi
     # a joker may join a play of any rank: when most closer views of the answer's zone count
     # the joker, that is evidence, weighed before setting aside the lead's unsure Q, and before
     # the faint K those views do not count.
-    segmenter, match = refereed(zones)
-    led = [*fan("QQQ", 600, 560), ("Q", 642, 560, 0.41)]
-    follow(segmenter, match, flagged(cards(*led)), 0.0)
-    seen = with_second_box([*led, *fan("KKK", 860, 480), ("K", 895, 480, 0.17)], 7,
-                           found_twice=True)
-    closer = CloserLook(zones, *[[*fan("QQQ", 600, 560), ("Q", 642, 560), *view]
-                                 for view in views], flagged=True)
-    events = follow(segmenter, match, seen, 1.0, closer=closer)
-    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == [lead, answer]
-    assert events[-1]["review"]
+    events, trick = answered_beside_a_faint_second_box(zones, "QQQQ", fan("KKK", 860, 480),
+                                                       views)
+    assert trick == [lead, answer] and events[-1]["review"]
     if answer == "SJ KKK":
         assert plays(events) == [(1, answer)]
         assert events[0]["reason"] == ("rules: KKK does not beat QQQQ: 3 cards against 4; took "
