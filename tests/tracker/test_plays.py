@@ -1495,18 +1495,20 @@ def test_later_corrections_start_from_the_rules_state_with_an_earlier_correction
     assert match.errors == []
 
 
-def answered_beside_a_faint_second_box(zones, led, answer, views):
+def answered_beside_a_faint_second_box(zones, led, answer, views, *, found_twice=True,
+                                       shift=7):
     """``led`` laid by seat 0 at 0 s under the full rules, its last card read at 0.41, then
-    ``answer`` beside it at 1 s with a faint second box (0.17, from its own corner) of its
-    last card, the zones read closer from ``views`` (``led`` sure in each): the answer's
-    events, and the trick's plays as the rules hold them."""
+    ``answer`` beside it at 1 s with a faint second box (0.17) of its last card, ``shift``
+    pixels to its right, from that card's own corner or not (``found_twice``), the zones
+    read closer from ``views`` (``led`` sure in each): the answer's events, and the trick's
+    plays as the rules hold them."""
     segmenter, match = refereed(zones)
     lead = fan(led, 600, 560)
     laid = [*lead[:-1], (*lead[-1], 0.41)]
     follow(segmenter, match, flagged(cards(*laid)), 0.0)
     last = len(laid) + len(answer)
-    seen = with_second_box([*laid, *answer, (answer[-1][0], answer[-1][1] + 7, 480, 0.17)],
-                           last, found_twice=True)
+    seen = with_second_box([*laid, *answer, (answer[-1][0], answer[-1][1] + shift, 480, 0.17)],
+                           last, found_twice=found_twice)
     closer = CloserLook(zones, *[[*lead, *view] for view in views], flagged=True)
     events = follow(segmenter, match, seen, 1.0, closer=closer)
     return events, [p["cards"] for p in match.to_json()["trick"]["plays"]]
@@ -1532,19 +1534,27 @@ def test_a_refused_answer_is_recounted_closer_past_a_faint_card_the_views_do_not
                                        "closer")
 
 
-@pytest.mark.parametrize(("views", "lead", "answer"), [
-    ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), "QQQQ", "SJ KKK"),
-    ((fan("K K K SJ", 860, 480), fan("KKK", 860, 480), fan("KKK", 860, 480)), "QQQ", "KKK"),
-], ids=["most-views-count-a-joker", "no-majority"])
-def test_a_refused_answer_takes_in_a_joker_its_zone_read_closer_counts(zones, views, lead,
-                                                                       answer):
+@pytest.mark.parametrize(("views", "found_twice", "shift", "lead", "answer"), [
+    ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), True, 7, "QQQQ", "SJ KKK"),
+    ((fan("K K K SJ", 860, 480), fan("KKK", 860, 480), fan("KKK", 860, 480)), True, 7, "QQQ",
+     "KKK"),
+    ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), False, 7, "QQQQ", "SJ KKK"),
+    ((fan("K K K SJ", 860, 480), fan("K K K SJ", 860, 480)), False, -42, "QQQQ", "KKKK"),
+], ids=["most-views-count-a-joker", "no-majority", "a-faint-K-where-they-count-it",
+        "a-faint-K-apart"])
+def test_a_refused_answer_takes_in_a_joker_its_zone_read_closer_counts(
+        zones, views, found_twice, shift, lead, answer):
     # QQQQ led, its fourth Q read at 0.41; SJ KKK answers, the joker's bare strip at the fan's
     # end found by no box at the camera's scale, only a faint second box of the last K. A 2 or
     # a joker may join a play of any rank: when most closer views of the answer's zone count
     # the joker, that is evidence, weighed before setting aside the lead's unsure Q, and before
-    # the faint K those views do not count.
+    # the faint K those views do not count. A faint K that is no second box of a K is the
+    # joker read otherwise where the views count the joker; apart from it, it may be the
+    # missing card: the views' joker is then not counted, and the guesses are weighed as
+    # before (taking the faint K in is here the cheapest).
     events, trick = answered_beside_a_faint_second_box(zones, "QQQQ", fan("KKK", 860, 480),
-                                                       views)
+                                                       views, found_twice=found_twice,
+                                                       shift=shift)
     assert trick == [lead, answer] and events[-1]["review"]
     if answer == "SJ KKK":
         assert plays(events) == [(1, answer)]
