@@ -157,13 +157,12 @@ class CloserCount:
         second choices of its cards read below ``below``, and of the ranks ``also``, as most
         closer views of its zone count, where that differs from the count reported: cards the
         views count more taken in (as :meth:`counted` takes them, ``faint`` ones of those
-        ranks first), its
-        least sure cards of a rank the views count fewer of set aside (each read below
-        ``below``: with 0, none); ``None`` when the views agree with the report, or count
-        fewer of a rank whose cards were read surely, or none of a rank without counting as
-        many cards more of others (a card read as another rank is still a card). Only while
-        the picture's ``current`` cards in the zone are the play as reported, the count the
-        views are weighed against."""
+        ranks first), its least sure cards of a rank the views count fewer of set aside (each
+        read below ``below``: with 0, none); ``None`` when the views agree with the report, or
+        count fewer of a rank whose cards were read surely, or none of a rank without
+        counting as many cards more of others (a card read as another rank is still a card).
+        Only while the picture's ``current`` cards in the zone are the play as reported, the
+        count the views are weighed against."""
         ranks = _recount_ranks(reported, below, also)
         in_zone = _zone_cards(current, seat)
         if (_rank_counts(in_zone, ranks) != _rank_counts(reported, ranks)).any():

@@ -856,9 +856,8 @@ class PlaySegmenter:
         of the play's ranks, other than a second box of one of its cards, lies apart from
         the cards so taken in: that card, seen faintly as its rank, is the likelier one, and a
         2 the views count may be a strip of the play beneath (AAA answering 2KK read AA beside
-        a faint A, every view counting a 2 on the Js under it). A faint card the views read
-        as a joker where it lies is that joker (SJ 2228 read 2228 beside a faint 2, 0.23,
-        where every view counts a small joker)."""
+        a faint A, every view counting a 2 on the Js under it). A faint card on which the
+        views count a 2 or a joker is that card, read otherwise."""
         own_faint = not_found_twice(nearby[np.isin(nearby.class_id, cards.class_id)])
         for also in ((), WILD_CLASS_IDS):
             recounted = self.closer_count.recounted(cards, seat, nearby, current, closer,
@@ -866,10 +865,9 @@ class PlaySegmenter:
             if recounted is None or prior.objection(seat,
                                                     format_play(recounted.cards.class_id)):
                 continue
-            taken_on = (box_iou(own_faint.xyxy, recounted.taken.xyxy)
-                        >= self.closer_count.memory_iou)
-            if also and not taken_on.any(axis=1).all():
-                continue
+            if also and not (box_iou(own_faint.xyxy, recounted.taken.xyxy)
+                             >= self.closer_count.memory_iou).any(axis=1).all():
+                continue   # a faint card of its own ranks lies apart from those taken in
             return recounted
         return None
 
