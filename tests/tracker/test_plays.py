@@ -1514,6 +1514,14 @@ def answered_beside_a_faint_second_box(zones, led, answer, views, *, found_twice
     return events, [p["cards"] for p in match.to_json()["trick"]["plays"]]
 
 
+def assert_took_in_closer(events, answer, refusal, rank):
+    """``events`` are seat 1's ``answer``, refused for ``refusal`` and mended by taking in a
+    sure card of ``rank`` that most closer views of its zone count."""
+    assert plays(events) == [(1, answer)]
+    assert events[0]["reason"] == (f"rules: {refusal}; took in {rank} (conf 0.900), counted "
+                                   "when its zone was read closer")
+
+
 @pytest.mark.parametrize(("views", "lead", "answer"), [
     ((fan("2266", 860, 480), fan("2266", 860, 480)), "5555", "2266"),
     ((fan("2266", 860, 480), fan("266", 860, 480), fan("266", 860, 480)), "555", "266"),
@@ -1528,10 +1536,7 @@ def test_a_refused_answer_is_recounted_closer_past_a_faint_card_the_views_do_not
                                                        views)
     assert trick == [lead, answer] and events[-1]["review"]
     if answer == "2266":
-        assert plays(events) == [(1, answer)]
-        assert events[0]["reason"] == ("rules: 266 does not beat 5555: 3 cards against 4; took "
-                                       "in 2 (conf 0.900), counted when its zone was read "
-                                       "closer")
+        assert_took_in_closer(events, answer, "266 does not beat 5555: 3 cards against 4", "2")
 
 
 @pytest.mark.parametrize(("views", "found_twice", "shift", "lead", "answer"), [
@@ -1557,7 +1562,4 @@ def test_a_refused_answer_takes_in_a_joker_its_zone_read_closer_counts(
                                                        shift=shift)
     assert trick == [lead, answer] and events[-1]["review"]
     if answer == "SJ KKK":
-        assert plays(events) == [(1, answer)]
-        assert events[0]["reason"] == ("rules: KKK does not beat QQQQ: 3 cards against 4; took "
-                                       "in SJ (conf 0.900), counted when its zone was read "
-                                       "closer")
+        assert_took_in_closer(events, answer, "KKK does not beat QQQQ: 3 cards against 4", "SJ")
