@@ -117,6 +117,8 @@ def add_round_gap(parser: argparse.ArgumentParser, *, zero: str) -> None:
                              f"ends the round (default: 60; 0: {zero})")
 
 
-def round_gap(args: argparse.Namespace) -> dict[str, Any]:
-    """``{"round_gap": …}`` when ``--round-gap`` was given, else nothing (the default)."""
-    return {"round_gap": args.round_gap} if "round_gap" in args else {}
+def given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The options of ``names`` that were given on the command line (each declared with
+    ``default=argparse.SUPPRESS``), by name: the others keep the default of whatever takes
+    them (``--round-gap``, ``--keep-pictures``)."""
+    return {name: getattr(args, name) for name in names if name in args}

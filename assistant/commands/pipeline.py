@@ -16,11 +16,11 @@ from assistant.commands import (
     add_capture_options,
     add_round_gap,
     capture_options,
+    given,
     play_picture_file,
     positive_float,
     positive_int,
     read_text,
-    round_gap,
 )
 
 
@@ -107,7 +107,7 @@ def process_command(args: argparse.Namespace) -> int:
 
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
-                            steady=args.steady, view=view, **round_gap(args))
+                            steady=args.steady, view=view, **given(args, "round_gap"))
         def on_picture(seq: int, jpeg: bytes) -> None:
             play_picture_file(args.pictures, seq).write_bytes(jpeg)
 

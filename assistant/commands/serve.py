@@ -14,9 +14,9 @@ from assistant.commands import (
     add_round_gap,
     capture_options,
     count_or_all,
+    given,
     play_picture_file,
     port,
-    round_gap,
     seconds,
 )
 
@@ -123,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
                        "source_size": args.size, "source_fps": args.fps, "steady": args.steady,
                        "table": args.table, "accept_after": args.accept_after,
-                       **round_gap(args)})
+                       **given(args, "round_gap")})
 
 
 def _start_table(source: str, path: Path, **options: Any) -> None:
@@ -189,10 +189,8 @@ def _run(args: argparse.Namespace, options: dict[str, Any], *,
     token = args.token
     if token is None and not is_loopback(args.host):
         token = secrets.token_urlsafe(12)
-    if "keep_pictures" in args:   # given: else the settings' default
-        options = {**options, "keep_pictures": args.keep_pictures}
     settings = Settings(host=args.host, port=args.port, token=token, ruleset=args.ruleset,
-                        speech=not args.no_speech, **options)
+                        speech=not args.no_speech, **options, **given(args, "keep_pictures"))
     app = create_app(settings)
     live = app.state.live
     if names and not any(live.names):
