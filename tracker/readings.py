@@ -178,15 +178,18 @@ class PlayReader:
         return sorted(pairs, key=lambda pair: -float(nearby.confidence[pair[1]]))
 
 
-def second_choices(cards: Detections, *, scored: float, below: float = np.inf) -> list[int]:
+def second_choices(cards: Detections, *, scored: float = 0.0, below: float = np.inf,
+                   relative: float = 0.0) -> list[int]:
     """The cards read below ``below`` whose second choice (``data["runner_up"]``) is a
-    rank (a card back is none) scored at least ``scored``, surest second choice first."""
+    rank (a card back is none) scored at least ``scored``, and at least ``relative`` times
+    the card's own score, surest second choice first."""
     runner_up_confidence = cards.data.get("runner_up_confidence")
     runner_up = cards.data.get("runner_up")
     if runner_up_confidence is None or runner_up is None:
         return []
     return [int(i) for i in np.argsort(-runner_up_confidence, kind="stable")
-            if cards.confidence[i] < below and runner_up_confidence[i] >= scored
+            if cards.confidence[i] < below
+            and runner_up_confidence[i] >= max(scored, relative * cards.confidence[i])
             and runner_up[i] != BACK_CLASS_ID]
 
 

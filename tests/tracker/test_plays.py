@@ -562,6 +562,36 @@ def test_a_lead_keeps_a_misread_card_its_second_choice_makes_one_rank(zones, sec
     assert plays(events) == [(0, led)] and events[0]["review"]
 
 
+@pytest.mark.parametrize(("read", "second", "held", "why"), [
+    (("2", 0.44), ("T", 0.026), True, "2TTT led, a T read as a 2: the rules take either"),
+    (("2", 0.44), ("T", 0.02), False, "its second choice is under 0.05 times its score"),
+    (("2", 0.75), ("T", 0.1), False, "read surely enough"),
+    (("2", 0.44), ("J", 0.1), False, "the rules refuse 2JTT: mixed ranks"),
+])
+def test_a_card_the_rules_would_take_as_its_second_choice_holds_the_play(zones, read, second,
+                                                                         held, why):
+    # The rules check a play's ranks against each other, not its 2s and jokers, which join
+    # any rank: a T read as a 2 makes a play they take all the same.
+    segmenter, match = refereed(zones)
+    seen = cards(("2", 600, 560, 0.9), (read[0], 614, 560, read[1]), ("T", 628, 560, 0.9),
+                 ("T", 642, 560, 0.9))
+    seen = second_choices(seen, ["J", second[0], "3", "3"], [0.01, second[1], 0.01, 0.01])
+    events = follow(segmenter, match, seen, 0.0)
+    assert plays(events) == [(0, "22TT")], why
+    assert events[0]["review"] is held, why
+    if held:
+        assert events[0]["reason"] == (f"2 (conf {read[1]:.3f}) may be T (conf "
+                                       f"{second[1]:.3f}): the rules take either")
+
+
+def test_a_lone_card_read_nearly_as_surely_as_another_rank_holds_the_play(zones):
+    segmenter, match = refereed(zones)
+    seen = second_choices(cards(("Q", 600, 560, 0.61)), ["J"], [0.245])
+    events = follow(segmenter, match, seen, 0.0)
+    assert plays(events) == [(0, "Q")] and events[0]["review"]
+    assert events[0]["reason"] == "Q (conf 0.610) may be J (conf 0.245): the rules take either"
+
+
 @pytest.mark.parametrize(("second", "played", "why"), [
     (("A", 0.12), "AAA", "the strip's second choice makes the play"),
     (("A", 0.05), "AA", "its second choice is below faint_conf"),
