@@ -225,10 +225,13 @@ class RoundRecord:
                            ) -> list[tuple[Reading, int, TrickPlay]]:
         """The other readings (:meth:`round_readings`, one or two cards changed) of the
         round's plays by the seats of ``left``, each with as many cards more as the rules hold
-        its seat to have ``left``: the seat out."""
+        its seat to have ``left``, or, for a play they refused as read (which laid none), with
+        as many cards as that: the seat out (its last two 5s read 555 beside the three it
+        laid before, one box lying over both, refused: "seat 5 has only 2 cards")."""
         return [(reading, k, play) for reading, k, play
                 in self.round_readings(of_seats=left, two_changes=True)
-                if len(reading.cards) - len(play.reading.cards) == left[play.seat]]
+                if left[play.seat] in (len(reading.cards) - len(play.reading.cards),
+                                       len(reading.cards))]
 
     def revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
                  than: float) -> list[tuple[TrickPlay, Reading]]:

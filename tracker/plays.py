@@ -186,16 +186,18 @@ class PlaySegmenter:
             outweigh a lead's fourth card read at 0.52 (41 rendered games at 0.6: that lead
             and a play it misled mended, no play broken; mending the refused play itself from
             cards below 0.6 as well broke two right plays, so that stays at ``repair_conf``).
-        second_choice_conf: a card's second choice (``data["runner_up_confidence"]``) counts
-            from this score (41 rendered games at 0.05: 866 read for 666, the 8 at 0.51 and a
-            6 its next guess at 0.08, mended by the plays after it, and a play it misled; at
-            0.1 neither; no play broken). A faint card's counts from ``faint_conf``.
-        close_call_conf, close_call_ratio: a play the rules take is held for review when a
-            card of it read below ``close_call_conf`` has a second choice scored at least
-            ``close_call_ratio`` times its own and the rules would take it read so too
-            (:meth:`_close_call`). 47 rendered rounds: 27 more plays held (590 of 4609),
-            among them the 4 wrong plays the rules took unheld before (a T, an A and a joker
-            read as 2s, a J read as a Q); from 0.06 one of them goes unheld again.
+        second_choice_ratio: a card's second choice (``data["runner_up_confidence"]``)
+            counts from this share of the card's own score; a faint card's, from
+            ``faint_conf``. Counted from 0.05 whatever the card's score, a T read as a 2 at
+            0.54, T next at 0.048, was not mended when the seventeenth 2 was laid; from a
+            twentieth of it, it was, and no other play of 47 rendered rounds changed. Weighed
+            in the other direction too, for a close call (``close_call_conf``).
+        close_call_conf: a play the rules take is held for review when a card of it read
+            below this has a second choice that counts (``second_choice_ratio``) and the rules
+            would take the play with the card read so too (:meth:`_close_call`). 47 rendered
+            rounds: 27 more plays held (590 of 4609), among them the 4 wrong plays the rules
+            took unheld before (a T, an A and a joker read as 2s, a J read as a Q); at a
+            ratio of 0.06 one of them goes unheld again.
         prior: the rules' view of who may act and what they may play (optional).
         gather: when a stable table counts as a gathered trick (default :class:`GatherRule`).
         still_iou: IoU for "the same card as in the previous frame" (stability).
@@ -233,8 +235,8 @@ class PlaySegmenter:
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
                  faint_conf: float = FAINT_CONF, review_conf: float = REVIEW_CONF,
                  repair_conf: float = 0.5, mend_conf: float = 0.6,
-                 second_choice_conf: float = 0.05, close_call_conf: float = 0.7,
-                 close_call_ratio: float = 0.05, prior: Prior | None = None, gather: GatherRule | None = None,
+                 second_choice_ratio: float = 0.05, close_call_conf: float = 0.7,
+                 prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
                  reread_iou: float = 0.85, group_gap: float = 0.6,
                  max_set_aside: int = 2, max_take_in: int = 2,
@@ -252,7 +254,6 @@ class PlaySegmenter:
         self.repair_conf = repair_conf
         self.mend_conf = mend_conf
         self.close_call_conf = close_call_conf
-        self.close_call_ratio = close_call_ratio
         self.prior = prior
         self.gather = gather or GatherRule()
         self.still_iou = still_iou
@@ -260,7 +261,7 @@ class PlaySegmenter:
         self.matcher = CardMatcher(iou=memory_iou, cover=memory_cover, same_place=reread_iou)
         """When a card of a picture is a card remembered, or taken into a play already."""
         self.reader = PlayReader(memory_iou=memory_iou, faint_conf=faint_conf,
-                                 second_choice_conf=second_choice_conf,
+                                 second_choice_ratio=second_choice_ratio,
                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
                                  second_choice=second_choice)
         """The other readings of a play that the rules may weigh, within these settings."""
@@ -768,10 +769,10 @@ class PlaySegmenter:
                     confidence: NDArray[np.float32]) -> str | None:
         """Why a play the rules take must be looked at all the same, or ``None``: a card of it
         read below ``close_call_conf`` (``confidence``, as the closer views may have read it
-        surely) has a second choice scored at least ``close_call_ratio`` times its own, and
-        the rules would take the play with the card read so as well. The rules weigh nothing
+        surely) has a second choice scored at least ``second_choice_ratio`` times its own,
+        and the rules would take the play with the card read so as well. The rules weigh nothing
         then: a 2 or a joker joins any rank, and a lone card may be any rank."""
-        for i in second_choices(cards, relative=self.close_call_ratio):
+        for i in second_choices(cards, relative=self.reader.second_choice_ratio):
             if confidence[i] >= self.close_call_conf:
                 continue
             rank = int(cards.data["runner_up"][i])

@@ -11,7 +11,7 @@ rank of its surest card. Nothing here invents a card or gives one a rank vision 
 >>> import numpy as np
 >>> fives = Detections(xyxy=np.array([[0, 0, 40, 60], [20, 0, 60, 60]], np.float32),
 ...                    confidence=np.array([0.9, 0.3], np.float32), class_id=np.array([2, 2]))
->>> reader = PlayReader(memory_iou=0.5, faint_conf=0.1, second_choice_conf=0.05,
+>>> reader = PlayReader(memory_iou=0.5, faint_conf=0.1, second_choice_ratio=0.05,
 ...                     max_set_aside=2, max_take_in=2, second_choice=True)
 >>> [(format_play(r.cards.class_id), r.change)
 ...  for r in reader.readings(fives, Detections.empty(), below=0.5)]
@@ -87,8 +87,9 @@ class PlayReader:
     """IoU from which a faint box lies on a card (:meth:`found_on`)."""
     faint_conf: float
     """Score from which a faint card's second choice counts."""
-    second_choice_conf: float
-    """Score from which a card's second choice (``data["runner_up_confidence"]``) counts."""
+    second_choice_ratio: float
+    """Share of a card's own score from which its second choice
+    (``data["runner_up_confidence"]``) counts."""
     max_set_aside: int
     """Most unsure cards set aside from a play (0: never)."""
     max_take_in: int
@@ -100,9 +101,9 @@ class PlayReader:
                  most: int = SEAT_COUNT, found_on: bool = True) -> Iterator[Reading]:
         """Other ways of reading a play's cards, in the order they are tried: one card read
         below ``below`` read as the rank the classifier found next likeliest
-        (``data["runner_up"]``, scored at least ``second_choice_conf``), surest such reading
-        first; the fewest, least sure cards read below ``below`` set aside; the fewest, surest
-        faint cards lying with it taken in; with ``found_on``, one card read below ``below``
+        (``data["runner_up"]``, scored at least ``second_choice_ratio`` times the card's own
+        score), surest such reading first; the fewest, least sure cards read below ``below``
+        set aside; the fewest, surest faint cards lying with it taken in; with ``found_on``, one card read below ``below``
         read as a faint card of another rank lying on it (:meth:`found_on`); one faint card
         taken in as its second choice (a fan's strip misread, scored at least
         ``faint_conf``); a play of mixed ranks read all as the rank of its surest card
@@ -155,7 +156,7 @@ class PlayReader:
 
     def _read_as_second_choices(self, cards: Detections, *, below: float) -> Iterator[Reading]:
         """One card read below ``below`` read as its second choice (see :meth:`readings`)."""
-        for i in second_choices(cards, below=below, scored=self.second_choice_conf):
+        for i in second_choices(cards, below=below, relative=self.second_choice_ratio):
             yield Reading(read_as(cards, [i], int(cards.data["runner_up"][i])),
                           change=(f"read unsure {described(cards[i])} as "
                                   f"{CLASS_NAMES[int(cards.data['runner_up'][i])]} "

@@ -13,7 +13,7 @@ from tracker.prior import MatchPrior
 from tracker.readings import PlayReader, Reading, format_play
 from vision.detections import Detections
 
-READER = PlayReader(memory_iou=0.5, faint_conf=0.1, second_choice_conf=0.05, max_set_aside=2,
+READER = PlayReader(memory_iou=0.5, faint_conf=0.1, second_choice_ratio=0.05, max_set_aside=2,
                     max_take_in=2, second_choice=True)
 MATCHER = CardMatcher(iou=0.5, cover=0.8, same_place=0.85)
 

@@ -613,7 +613,7 @@ def test_a_faint_card_may_be_taken_in_as_the_classifiers_second_choice(
 
 @pytest.mark.parametrize(("king", "runner_up", "options", "why"), [
     (0.6, ("A", 0.3), {}, "the king is read surely"),
-    (0.35, ("A", 0.03), {}, "the ace is below second_choice_conf"),
+    (0.35, ("A", 0.015), {}, "the ace scores under a twentieth of the king"),
     (0.35, ("Q", 0.3), {}, "the rules refuse the second choice too"),
     (0.35, ("back", 0.3), {}, "a card back is no rank"),
     (0.35, ("A", 0.3), {"second_choice": False}, "second choices are off"),
@@ -1078,6 +1078,24 @@ def test_a_last_lead_read_two_cards_short_is_corrected_when_the_stream_ends(zone
     assert events[0]["reason"] == (
         "revised when the stream ended with seat 4 holding 2 card(s): took in faint Q "
         "(conf 0.150); took in faint Q (conf 0.120)")
+    match.apply(events[0])
+    assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 2, 4]
+
+
+def test_a_last_lead_refused_for_a_card_too_many_is_corrected_when_the_stream_ends(zones):
+    # Seat 4 leads its last two queens, read as three: a box over both, read fairly surely
+    # (0.55), is not set aside as the play is committed. The rules refuse a play of three
+    # from a seat holding two, so it laid none of its cards; read without that box, it lays
+    # the seat's last two and ends the round.
+    segmenter, match = last_queens_to_lead(zones)
+    lead = [("Q", 420, 220), ("Q", 427, 220, 0.55), ("Q", 434, 220)]
+    events = follow(segmenter, match, cards(*lead), 5.0)
+    assert plays(events) == [(4, "QQQ")]
+    assert events[0]["reason"] == "rules: seat 4 has only 2 cards, not 3"
+    events = segmenter.finish()
+    assert [(e["seat"], e["cards"], e["fixes"]) for e in events] == [(4, "QQ", 5)]
+    assert events[0]["reason"] == ("revised when the stream ended with seat 4 holding 2 "
+                                   "card(s): set aside unsure Q (conf 0.550)")
     match.apply(events[0])
     assert match.to_json()["round_over"] and match.to_json()["finish_order"] == [0, 2, 4]
 
