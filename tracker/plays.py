@@ -14,19 +14,21 @@ stability window, then compares that stable picture with what it remembers of th
   new cards first seen in that picture that are all unsure and that the rules refuse are the
   swept trick's own cards read anew in the pile, not a play; so are unsure new cards the
   rules refuse (after the picture's plays before them) that lie where faint cards lay beside
-  an earlier play of the trick.
+  an earlier play of the trick, and such cards among the cards of a play the rules refuse
+  (that earlier play may take its faint card in).
 
 Anything seen for less than the window never counts. Each play carries ``conf`` (its least
-sure card) and ``review`` (true when a card reads below 0.4, when the rules object, or when a
-faint card of its rank lies beside a play the rules would take with it as well as without: a
-lead missing a tight fan's strip looks legal; then an answer of the count it was read with is
-held too), with ``reason``. A play held only for an unsure card is let through when most
-closer views of its zone read that card surely as its rank and count the play's ranks as the
-picture does (its ``conf`` is then the card's least sure closer reading). A faint card is
-taken into the play when the caller can read the zone again from closer views and most of
-them count it (see :meth:`PlaySegmenter.update`): enlarged, a strip is most often read
-surely; so are the strips the views count past the faint cards, which the detector had not
-found at all.
+sure card) and ``review`` (true when a card reads below 0.4, when the rules object, when a
+card's second choice makes a play the rules would take as well (a close call: a 2 read for a
+T joins the play all the same), or when a faint card of its rank lies beside a play the rules
+would take with it as well as without: a lead missing a tight fan's strip looks legal; then an
+answer of the count it was read with is held too), with ``reason``. A play held only for an
+unsure card is let through when most closer views of its zone read that card surely as its
+rank and count the play's ranks as the picture does (its ``conf`` is then the card's least sure
+closer reading). A faint card is taken into the play when the caller can read the zone again
+from closer views and most of them count it (see :meth:`PlaySegmenter.update`): enlarged, a
+strip is most often read surely; so are the strips the views count past the faint cards, which
+the detector had not found at all.
 The rules may pick between two seats of a border play, and when they refuse a play they may
 set aside its unsure cards (a second box on one card, a stray reading) if what is left is a
 play they take, or take in faint cards the detector found beside it (read too faintly to
@@ -190,7 +192,7 @@ class PlaySegmenter:
             counts from this share of the card's own score; a faint card's, from
             ``faint_conf``. Counted from 0.05 whatever the card's score, a T read as a 2 at
             0.54, T next at 0.048, was not mended when the seventeenth 2 was laid; from a
-            twentieth of it, it was, and no other play of 47 rendered rounds changed. Weighed
+            twentieth of it, it was, and no other play of 57 rendered rounds changed. Weighed
             in the other direction too, for a close call (``close_call_conf``).
         close_call_conf: a play the rules take is held for review when a card of it read
             below this has a second choice that counts (``second_choice_ratio``) and the rules
@@ -508,6 +510,8 @@ class PlaySegmenter:
                 if i and self._stray(prior, seat, members, swept=picture.gathered):
                     self._leftovers = Detections.merge([self._leftovers, members])
                     continue
+                members, again = self._faint_cards_again(prior, seat, members)
+                self._leftovers = Detections.merge([self._leftovers, again])
                 later = {other: rest for other, cards in plays[i + 1:]
                          if len(rest := self.matcher.not_among(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
@@ -594,14 +598,29 @@ class PlaySegmenter:
         landed, refused only once the answer is made: to rules that have not seen it, a lead of
         its own, every other seat passing)."""
         return (prior is not None and bool((cards.confidence < self.repair_conf).all())
-                and (swept or self._where_faint_cards_lay(cards))
+                and (swept or bool(self._where_faint_cards_lay(cards).all()))
                 and prior.objection(seat, format_play(cards.class_id)) is not None)
 
-    def _where_faint_cards_lay(self, cards: Detections) -> bool:
-        """Whether each of ``cards`` lies where a faint card lay beside a play of the trick."""
+    def _faint_cards_again(self, prior: Prior | None, seat: int, cards: Detections
+                           ) -> tuple[Detections, Detections]:
+        """A play of ``cards`` from ``seat`` less the faint cards of earlier plays read anew
+        among them, and those: when ``prior`` refuses the play, its unsure cards lying where a
+        faint card lay beside an earlier play of the trick (the 6 of a lead of 6666 read 666
+        beside it, read at 0.205 when the 8888 answering it landed by it: 88886, refused). The
+        earlier play may take that faint card in, if the rules then take both."""
+        again = (cards.confidence < self.repair_conf) & self._where_faint_cards_lay(cards)
+        if (prior is None or not again.any() or again.all()
+                or prior.objection(seat, format_play(cards.class_id)) is None):
+            return cards, Detections.empty()
+        return cards[~again], cards[again]
+
+    def _where_faint_cards_lay(self, cards: Detections) -> NDArray[np.bool_]:
+        """Which of ``cards`` lie where a faint card lay beside a play of the trick."""
         faint = Detections.merge([play.faint for play in self._round.tricks[-1].plays]
                                  if self._round.tricks else [])
-        return len(faint) > 0 and bool((self.matcher.match(cards, faint) >= 0).all())
+        if not len(faint):
+            return np.zeros(len(cards), bool)
+        return self.matcher.match(cards, faint) >= 0
 
     def _faint_candidates(self, faint: Detections) -> Detections:
         """The faint cards that may be cards of a new play: neither remembered nor a
@@ -770,8 +789,8 @@ class PlaySegmenter:
         """Why a play the rules take must be looked at all the same, or ``None``: a card of it
         read below ``close_call_conf`` (``confidence``, as the closer views may have read it
         surely) has a second choice scored at least ``second_choice_ratio`` times its own,
-        and the rules would take the play with the card read so as well. The rules weigh nothing
-        then: a 2 or a joker joins any rank, and a lone card may be any rank."""
+        and the rules would take the play with the card read so as well. The rules weigh
+        nothing then: a 2 or a joker joins any rank, and a lone card may be any rank."""
         for i in second_choices(cards, relative=self.reader.second_choice_ratio):
             if confidence[i] >= self.close_call_conf:
                 continue

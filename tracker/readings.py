@@ -103,12 +103,12 @@ class PlayReader:
         below ``below`` read as the rank the classifier found next likeliest
         (``data["runner_up"]``, scored at least ``second_choice_ratio`` times the card's own
         score), surest such reading first; the fewest, least sure cards read below ``below``
-        set aside; the fewest, surest faint cards lying with it taken in; with ``found_on``, one card read below ``below``
-        read as a faint card of another rank lying on it (:meth:`found_on`); one faint card
-        taken in as its second choice (a fan's strip misread, scored at least
-        ``faint_conf``); a play of mixed ranks read all as the rank of its surest card
-        (:func:`of_one_rank`); at most ``most`` cards changed. The rules never add or change a
-        card beyond these.
+        set aside; the fewest, surest faint cards lying with it taken in; with ``found_on``,
+        one card read below ``below`` read as a faint card of another rank lying on it
+        (:meth:`found_on`); one faint card taken in as its second choice (a fan's strip
+        misread, scored at least ``faint_conf``); a play of mixed ranks read all as the rank
+        of its surest card (:func:`of_one_rank`); at most ``most`` cards changed. The rules
+        never add or change a card beyond these.
 
         A card read as its second choice is still the card the detector found, where one set
         aside is taken for no card at all: a 6 read as an 8 at 0.45, a 6 its second choice at

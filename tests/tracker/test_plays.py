@@ -705,6 +705,26 @@ def test_the_answers_of_a_lead_read_with_a_card_too_many_correct_it(zones):
     assert match.errors == [] and match.to_json()["counts"]["0"] == 33
 
 
+def test_a_faint_card_of_the_lead_read_anew_with_the_answer_is_the_leads(zones):
+    # Seat 0 leads 6666, its last 6 found only faintly (0.15): 666, held. The 8888 answering it
+    # lands by that 6, read at 0.25 now, its last 8 read at 0.45: 88886, which the rules
+    # refuse. The 6 lies where the lead's faint card lay: it is that card read anew, not a
+    # card of the answer, and the lead takes it in. Set aside with the 8 instead, it made the
+    # answer 888, which beats 666 as read, more cheaply than the lead's faint 6 and the
+    # answer's own 6 set aside together.
+    segmenter, match = refereed(zones)
+    lead = [*fan("666", 650, 480), ("6", 692, 480, 0.15)]
+    events = follow(segmenter, match, cards(*lead), 0.0)
+    assert plays(events) == [(0, "666")] and events[0]["review"]
+    lead[-1] = ("6", 692, 480, 0.25)
+    answer = [*fan("888", 730, 480), ("8", 772, 480, 0.45)]
+    events = follow(segmenter, match, cards(*lead, *answer), 1.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [(0, "6666", 1),
+                                                                          (1, "8888", None)]
+    assert events[0]["reason"] == "revised when seat 1 played 8888: took in faint 6 (conf 0.150)"
+    assert match.errors == [] and match.to_json()["counts"]["1"] == 32
+
+
 @pytest.mark.parametrize(("views", "lead", "reason"), [
     ((fan("8", 600, 560),), "8",
      "read 9 (conf 0.770) as 8 (conf 0.900), as its zone read closer does"),
