@@ -27,6 +27,10 @@ from vision.detections import Detections
 __all__ = ["MendedPair", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late",
            "taken_with"]
 
+LONGER_READINGS = 3
+"""Readings of each play weighed when a trick's plays are read longer together
+(:meth:`RoundRecord.trick_read_short`)."""
+
 
 @dataclass(slots=True)
 class TrickPlay:
@@ -274,6 +278,39 @@ class RoundRecord:
             return []
         return [(play, found[1] if play is found[0] else Reading(play.read))
                 for play in self.recent]
+
+    def trick_read_short(self, prior: Prior, seat: int, cards: str, count: int
+                         ) -> list[tuple[TrickPlay, Reading]]:
+        """Each play of the trick in play read with ``count`` cards, one or two more than
+        all of them were read with (faint cards beside it taken in), after which the rules
+        take them and ``cards`` from ``seat``: each play with its reading then, the cheapest
+        together of each one's :data:`LONGER_READINGS` cheapest (empty: none such).
+
+        Every answer's count is read against the play before it, so a lead read a card
+        short takes its answers with it when they are read short alike: 25 led read 5 beside
+        a faint 2, JJ answering it read J beside a faint J, and 22 answering that refused.
+        Neither play mended alone is taken; both mended, all three are."""
+        trick = self.tricks[-1] if self.tricks else None
+        if trick is None or trick.gathered or trick.checkpoint is None or len(trick.plays) < 2:
+            return []
+        counts = {len(play.reading.cards) for play in trick.plays}
+        more = count - counts.pop()
+        if counts or more not in (1, 2):
+            return []
+        longer = []
+        for play in trick.plays:
+            others = self.alternatives(play) if more == 1 else self.two_changes(play)
+            longer.append(sorted((r for r in others if len(r.cards) == count),
+                                 key=lambda r: r.cost)[:LONGER_READINGS])
+        replay = Replay([trick])
+        tried = sorted(itertools.product(*longer),
+                       key=lambda together: sum(r.cost for r in together))
+        for together in tried[:self.max_revisions]:
+            changes = list(zip(trick.plays, together, strict=True))
+            if prior.objection_from(trick.checkpoint,
+                                    [*replay.with_readings(changes), (seat, cards)]) is None:
+                return changes
+        return []
 
     def mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
                              nearby: Detections) -> MendedPair | None:

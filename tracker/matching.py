@@ -15,7 +15,7 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.detections import Detections, box_area, box_inside, box_intersection
 
-__all__ = ["CardMatcher", "groups", "grown", "inside_alike", "match_boxes"]
+__all__ = ["CardMatcher", "groups", "grown", "inside_alike", "match_boxes", "over_alike"]
 
 
 def match_boxes(current: Detections, reference: Detections, *, iou: float,
@@ -102,6 +102,22 @@ def inside_alike(boxes: Detections, others: Detections, share: float) -> NDArray
     """Which ``boxes`` lie at least ``share`` inside one of ``others`` of their rank."""
     inside = box_inside(boxes.xyxy, others.xyxy) >= share
     return np.asarray((inside & (boxes.class_id[:, None] == others.class_id[None, :])).any(1))
+
+
+def over_alike(boxes: Detections, share: float, area: float) -> NDArray[np.bool_]:
+    """Which ``boxes`` hold another of them of their rank at least ``share`` inside, and
+    have at least ``area`` times its area.
+
+    >>> d = lambda *boxes: Detections(xyxy=np.array(boxes, np.float32),
+    ...     confidence=np.ones(len(boxes), np.float32), class_id=np.zeros(len(boxes), np.int_))
+    >>> over_alike(d([0, 0, 10, 14], [-5, -2, 13, 20], [5, 0, 15, 14]), 0.8, 2.2).tolist()
+    [False, True, False]
+    """
+    inside = box_inside(boxes.xyxy, boxes.xyxy) >= share    # [i, j]: box i lies inside box j
+    area_of = box_area(boxes.xyxy)
+    larger = area_of[None, :] >= area * area_of[:, None]
+    alike = boxes.class_id[:, None] == boxes.class_id[None, :]
+    return np.asarray((inside & larger & alike).any(0))
 
 
 def grown(xyxy: NDArray[np.float32], gap: float) -> NDArray[np.float32]:

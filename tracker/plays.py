@@ -118,7 +118,7 @@ from numpy.typing import NDArray
 from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
 from tracker.history import MendedPair, Replay, RoundRecord, Trick, TrickPlay, taken_with
-from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes
+from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes, over_alike
 from tracker.prior import Event, Prior, round_open
 from tracker.readings import (
     PlayReader,
@@ -155,6 +155,11 @@ judges it (see :class:`PlaySegmenter`)."""
 LOOK_AHEAD = 0.5
 """Default share of the stability window after which a picture's commit is rehearsed, for the
 closer views it needs to be read before the window ends (see :class:`PlaySegmenter`)."""
+MERGED_AREA = 2.2
+"""Times a card's area from which a new box holding a card of its rank (``memory_cover``
+inside it) is no card but the detector's box over several (BJ SJ 8888 read BJ SJ 88888, one
+8's box 2.5 times the top card's, holding it). The box of a card turned 45° holds the box
+of one lying square beneath it at 2.06 times its area."""
 MAX_REVISIONS = 32
 """Default count of other readings of recent plays weighed when the rules refuse a play; it
 bounds the time a refused play may cost (each is judged by replaying the recent plays)."""
@@ -468,8 +473,10 @@ class PlaySegmenter:
             seen_before |= inside_alike(current, current[seen_before], self.matcher.cover)
         stray = (self.matcher.match(current, leftovers) >= 0
                  if len(leftovers) else np.zeros(len(current), bool))
+        over_cards = over_alike(current, self.matcher.cover, MERGED_AREA) & ~seen_before
         return _Sorted(current=current, known=known, gathered=gathered,
-                       stragglers=current[stray], new=current[~(seen_before | stray)])
+                       stragglers=current[stray],
+                       new=current[~(seen_before | stray | over_cards)])
 
     def _commit(self, picture: _Sorted, faint: Detections, t: float, *,
                 closer: CloserLook | None) -> list[Event]:
@@ -838,7 +845,9 @@ class PlaySegmenter:
         (:meth:`RoundRecord.mended_with_answered`), against one earlier play read otherwise
         (:meth:`RoundRecord.revision`, :meth:`RoundRecord.earlier_revision`,
         :meth:`RoundRecord.gone_out_revision`). With neither, the play it answers is read again
-        from the ``closer`` views (:meth:`_answered_read_closer`) before the pair is taken."""
+        from the ``closer`` views (:meth:`_answered_read_closer`) before the pair is taken.
+        Failing all, the trick's plays may all have been read short
+        (:meth:`RoundRecord.trick_read_short`)."""
         text = format_play(cards.class_id)
         revision: list[tuple[TrickPlay, Reading]] = []
         pair: MendedPair | None = None
@@ -867,6 +876,8 @@ class PlaySegmenter:
             revision = self._answered_read_closer(prior, seat, text, closer)
         if not revision and repair is None and pair is not None:
             revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
+        if not revision and repair is None:   # the last guess: the trick's count read short
+            revision = self._round.trick_read_short(prior, seat, text, len(cards))
         return repair, revision
 
     def _correction(self, play: TrickPlay, cards: Detections, reason: str) -> Event:

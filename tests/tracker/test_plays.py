@@ -801,6 +801,25 @@ def test_a_refused_answer_casts_doubt_on_each_play_of_the_trick_read_with_the_co
         (2, "77", True, None, "rules: 77 does not beat 6: 2 cards against 1")]
 
 
+def test_a_trick_read_short_throughout_is_mended_when_an_answer_the_rules_refuse_shows_it(
+        zones):
+    # 55 led, read 5 beside a faint 5, then 66 answering it read 6 beside a faint 6: each count
+    # was read against the play before it. 77 from the next seat, refused for its count, is
+    # taken once both take in their faint card; neither mended alone would do.
+    segmenter, match = refereed(zones)
+    lead, answer = [("5", 600, 560), ("5", 614, 560, 0.15)], [("6", 860, 480),
+                                                               ("6", 874, 480, 0.12)]
+    assert plays(follow(segmenter, match, cards(*lead), 0.0)) == [(0, "5")]
+    assert plays(follow(segmenter, match, cards(*lead, *answer), 1.0)) == [(1, "6")]
+    events = follow(segmenter, match, cards(*lead, *answer, *fan("77", 860, 220)), 2.0)
+    assert [(e["seat"], e["cards"], e.get("fixes"), e["reason"]) for e in events] == [
+        (0, "55", 1, "revised when seat 2 played 77: took in faint 5 (conf 0.150)"),
+        (1, "66", 2, "revised when seat 2 played 77: took in faint 6 (conf 0.120)"),
+        (2, "77", None, ("rules: 77 does not beat 6: 2 cards against 1; taken with seat 0's "
+                         "play 1 corrected to 55, seat 1's play 2 corrected to 66"))]
+    assert match.errors == [] and [match.to_json()["counts"][s] for s in "012"] == [34] * 3
+
+
 def answered_with_closer_views(zones, led, answer, views):
     """``led`` laid by seat 0 at 0 s under the full rules, then ``answer`` beside it at 1 s
     with the zones read closer from ``views``: the answer's events, the closer look and the
@@ -1045,6 +1064,21 @@ def test_a_remembered_card_found_whole_and_as_a_piece_of_itself_is_no_new_card(s
                        confidence=np.array([0.8], np.float32), class_id=np.array([class_id("5")]))
     seen = Detections.merge([cards(("5", 861, 221), *fan("77", 876, 236)), piece])
     assert plays(hold(segmenter, seen, 1.0, 1.0)) == [(2, "77")]
+
+
+@pytest.mark.parametrize(("over", "read"), [
+    ([612, 518, 685, 604], "8888"),     # 2.6 times the top card's area: over several cards
+    ([612, 520, 672, 600], "88888"),    # 2.0 times: a card turned beneath it, say
+], ids=["a-box-over-the-fan", "a-card-turned-beneath"])
+def test_a_new_box_holding_a_card_of_its_rank_far_larger_than_it_is_no_card(segmenter, over,
+                                                                           read):
+    # 8888 laid as a fan, the detector finding each card and one box more, read 8 as surely,
+    # holding the top card and the table beyond it: no fifth 8, now or in a later picture.
+    box = Detections(xyxy=np.array([over], np.float32), confidence=np.array([0.9], np.float32),
+                     class_id=np.array([class_id("8")]))
+    seen = Detections.merge([cards(*fan("8888", 600, 560)), box])
+    assert plays(hold(segmenter, seen, 0.0, 1.0)) == [(0, read)]
+    assert hold(segmenter, seen, 1.0, 1.0) == []
 
 
 def last_queens_to_lead(zones, queens=2, seat_2_keeps=0):
