@@ -514,11 +514,13 @@ class PlaySegmenter:
                 members = self.matcher.not_among(members, taken)
                 if not len(members):
                     continue
-                if i and self._stray(prior, seat, members, swept=picture.gathered):
+                anew = self._seen_anew(prior, seat, members, swept=picture.gathered)
+                if i and anew.all():   # a stray, as the rules stand after the plays before
                     self._leftovers = Detections.merge([self._leftovers, members])
                     continue
-                members, again = self._faint_cards_again(prior, seat, members)
-                self._leftovers = Detections.merge([self._leftovers, again])
+                if not anew.all():     # (the first play: strays were set aside already)
+                    self._leftovers = Detections.merge([self._leftovers, members[anew]])
+                    members = members[~anew]
                 later = {other: rest for other, cards in plays[i + 1:]
                          if len(rest := self.matcher.not_among(cards, taken))}
                 made, taken_in = self._play_event(seat, members, t, prior=prior,
@@ -583,43 +585,39 @@ class PlaySegmenter:
 
     def _set_aside_strays(self, plays: list[tuple[int, Detections]], *, swept: bool
                           ) -> list[tuple[int, Detections]]:
-        """``plays`` less the strays (:meth:`_stray`) to the rules as they stand before the
-        picture, which become stragglers: the first play left may open a new deal. The commit
-        judges each later play again, by the rules after the plays before it."""
+        """``plays`` less the strays (every card :meth:`_seen_anew`) to the rules as they
+        stand before the picture, which become stragglers: the first play left may open a new
+        deal. The commit judges each later play again, by the rules after the plays before
+        it."""
         prior = self._rules()
         kept = []
         for seat, cards in plays:
-            if self._stray(prior, seat, cards, swept=swept):
+            if self._seen_anew(prior, seat, cards, swept=swept).all():
                 self._leftovers = Detections.merge([self._leftovers, cards])
             else:
                 kept.append((seat, cards))
         return kept
 
-    def _stray(self, prior: Prior | None, seat: int, cards: Detections, *, swept: bool) -> bool:
-        """Whether a play of ``cards`` from ``seat`` is cards already there, seen anew: every
-        card unsure, ``prior`` refusing the play, and either the trick ``swept`` together in
-        this picture (its own cards, moved and read anew: a small joker read in the pile when
-        four were played already) or every card lying where a faint card lay beside an earlier
-        play of the trick, not taken in (a faint 9 beside a lead of 99, read at 0.291 when AA
-        landed in the next zone; a faint A beside a lead of 4s, read at 0.21 when the answer
-        landed, refused only once the answer is made: to rules that have not seen it, a lead of
-        its own, every other seat passing)."""
-        return (prior is not None and bool((cards.confidence < self.repair_conf).all())
-                and (swept or bool(self._where_faint_cards_lay(cards).all()))
-                and prior.objection(seat, format_play(cards.class_id)) is not None)
-
-    def _faint_cards_again(self, prior: Prior | None, seat: int, cards: Detections
-                           ) -> tuple[Detections, Detections]:
-        """A play of ``cards`` from ``seat`` less the faint cards of earlier plays read anew
-        among them, and those: when ``prior`` refuses the play, its unsure cards lying where a
-        faint card lay beside an earlier play of the trick (the 6 of a lead of 6666 read 666
-        beside it, read at 0.205 when the 8888 answering it landed by it: 88886, refused). The
-        earlier play may take that faint card in, if the rules then take both."""
-        again = (cards.confidence < self.repair_conf) & self._where_faint_cards_lay(cards)
-        if (prior is None or not again.any() or again.all()
+    def _seen_anew(self, prior: Prior | None, seat: int, cards: Detections, *, swept: bool
+                   ) -> NDArray[np.bool_]:
+        """Which of a play's ``cards`` from ``seat`` are cards already there, read anew, when
+        ``prior`` refuses the play: every card, all of them unsure, when the trick was
+        ``swept`` together in this picture (its own cards, moved and read anew: a small joker
+        read in the pile when four were played already); else its unsure cards that lie where
+        a faint card lay beside an earlier play of the trick, not taken in. All of them make a
+        stray, no play (a faint 9 beside a lead of 99, read at 0.291 when AA landed in the next
+        zone; a faint A beside a lead of 4s, read at 0.21 when the answer landed, refused only
+        once the answer is made: to rules that have not seen it, a lead of its own, every other
+        seat passing). Some are set aside from the play, for the earlier play to take in if
+        the rules then take both (the 6 of a lead of 6666 read 666 beside it, read at 0.205
+        when the 8888 answering it landed by it: 88886, refused)."""
+        unsure = cards.confidence < self.repair_conf
+        if (prior is None or not unsure.any()
                 or prior.objection(seat, format_play(cards.class_id)) is None):
-            return cards, Detections.empty()
-        return cards[~again], cards[again]
+            return np.zeros(len(cards), bool)
+        if swept and unsure.all():
+            return unsure
+        return unsure & self._where_faint_cards_lay(cards)
 
     def _where_faint_cards_lay(self, cards: Detections) -> NDArray[np.bool_]:
         """Which of ``cards`` lie where a faint card lay beside a play of the trick."""

@@ -801,23 +801,32 @@ def test_a_refused_answer_casts_doubt_on_each_play_of_the_trick_read_with_the_co
         (2, "77", True, None, "rules: 77 does not beat 6: 2 cards against 1")]
 
 
+@pytest.mark.parametrize(("short", "faint_fives", "faint_sixes"), [
+    (1, "5 (conf 0.150)", "6 (conf 0.120)"),
+    (2, "5 (conf 0.150); took in faint 5 (conf 0.150)",
+     "6 (conf 0.120); took in faint 6 (conf 0.120)"),
+], ids=["a-card-short", "two-cards-short"])
 def test_a_trick_read_short_throughout_is_mended_when_an_answer_the_rules_refuse_shows_it(
-        zones):
-    # 55 led, read 5 beside a faint 5, then 66 answering it read 6 beside a faint 6: each count
-    # was read against the play before it. 77 from the next seat, refused for its count, is
-    # taken once both take in their faint card; neither mended alone would do.
+        zones, short, faint_fives, faint_sixes):
+    # 55 led, read 5 beside a faint 5, then 66 answering it read 6 beside a faint 6 (or 555
+    # and 666, each read with one card, two faint beside it): each count was read against the
+    # play before it. The next seat's answer, refused for its count, is taken once both take
+    # in their faint cards; neither mended alone would do.
     segmenter, match = refereed(zones)
-    lead, answer = [("5", 600, 560), ("5", 614, 560, 0.15)], [("6", 860, 480),
-                                                               ("6", 874, 480, 0.12)]
+    lead = [("5", 600, 560), *(("5", 600 + 14 * k, 560, 0.15) for k in range(1, short + 1))]
+    answer = [("6", 860, 480), *(("6", 860 + 14 * k, 480, 0.12) for k in range(1, short + 1))]
+    sevens = "7" * (short + 1)
     assert plays(follow(segmenter, match, cards(*lead), 0.0)) == [(0, "5")]
     assert plays(follow(segmenter, match, cards(*lead, *answer), 1.0)) == [(1, "6")]
-    events = follow(segmenter, match, cards(*lead, *answer, *fan("77", 860, 220)), 2.0)
+    events = follow(segmenter, match, cards(*lead, *answer, *fan(sevens, 860, 220)), 2.0)
+    fives, sixes = "5" * (short + 1), "6" * (short + 1)
     assert [(e["seat"], e["cards"], e.get("fixes"), e["reason"]) for e in events] == [
-        (0, "55", 1, "revised when seat 2 played 77: took in faint 5 (conf 0.150)"),
-        (1, "66", 2, "revised when seat 2 played 77: took in faint 6 (conf 0.120)"),
-        (2, "77", None, ("rules: 77 does not beat 6: 2 cards against 1; taken with seat 0's "
-                         "play 1 corrected to 55, seat 1's play 2 corrected to 66"))]
-    assert match.errors == [] and [match.to_json()["counts"][s] for s in "012"] == [34] * 3
+        (0, fives, 1, f"revised when seat 2 played {sevens}: took in faint {faint_fives}"),
+        (1, sixes, 2, f"revised when seat 2 played {sevens}: took in faint {faint_sixes}"),
+        (2, sevens, None, (f"rules: {sevens} does not beat 6: {short + 1} cards against 1; "
+                           f"taken with seat 0's play 1 corrected to {fives}, seat 1's play 2 "
+                           f"corrected to {sixes}"))]
+    assert match.errors == [] and [match.to_json()["counts"][s] for s in "012"] == [35 - short] * 3
 
 
 def answered_with_closer_views(zones, led, answer, views):
