@@ -294,8 +294,8 @@ class RoundRecord:
         if trick is None or trick.gathered or trick.checkpoint is None or len(trick.plays) < 2:
             return []
         counts = {len(play.reading.cards) for play in trick.plays}
-        more = count - counts.pop()
-        if counts or more not in (1, 2):
+        more = count - min(counts)
+        if len(counts) > 1 or more not in (1, 2):
             return []
         longer = []
         for play in trick.plays:

@@ -473,10 +473,10 @@ class PlaySegmenter:
             seen_before |= inside_alike(current, current[seen_before], self.matcher.cover)
         stray = (self.matcher.match(current, leftovers) >= 0
                  if len(leftovers) else np.zeros(len(current), bool))
-        over_cards = over_alike(current, self.matcher.cover, MERGED_AREA) & ~seen_before
+        over_several = over_alike(current, self.matcher.cover, MERGED_AREA) & ~seen_before
         return _Sorted(current=current, known=known, gathered=gathered,
                        stragglers=current[stray],
-                       new=current[~(seen_before | stray | over_cards)])
+                       new=current[~(seen_before | stray | over_several)])
 
     def _commit(self, picture: _Sorted, faint: Detections, t: float, *,
                 closer: CloserLook | None) -> list[Event]:
@@ -515,10 +515,10 @@ class PlaySegmenter:
                 if not len(members):
                     continue
                 anew = self._seen_anew(prior, seat, members, swept=picture.gathered)
-                if i and anew.all():   # a stray, as the rules stand after the plays before
+                if i and anew.all():   # a stray, to the rules after the plays before it
                     self._leftovers = Detections.merge([self._leftovers, members])
                     continue
-                if not anew.all():     # (the first play: strays were set aside already)
+                if anew.any() and not anew.all():   # earlier plays' cards among its own
                     self._leftovers = Detections.merge([self._leftovers, members[anew]])
                     members = members[~anew]
                 later = {other: rest for other, cards in plays[i + 1:]
