@@ -302,6 +302,8 @@ class RoundRecord:
             others = self.alternatives(play) if more == 1 else self.two_changes(play)
             longer.append(sorted((r for r in others if len(r.cards) == count),
                                  key=lambda r: r.cost)[:LONGER_READINGS])
+            if not longer[-1]:   # this play cannot be read longer: the trick cannot
+                return []
         replay = Replay([trick])
         tried = sorted(itertools.product(*longer),
                        key=lambda together: sum(r.cost for r in together))
