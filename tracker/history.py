@@ -2,15 +2,16 @@
 
 A count gone wrong shows in the next trick, a rank read too often when the deck runs out of it:
 :class:`RoundRecord` keeps each trick of the round with the rules' checkpoint before its lead,
-so that the plays since can be replayed with one of them read otherwise (:class:`Replay`), and
-finds the cheapest such reading that the rules take with a play they refuse as read, or that
-ends a round the table has left.
+so that the plays since can be replayed with some of them read otherwise (:class:`Replay`), and
+finds the cheapest such :class:`Mend` that the rules take with a play they refuse as read, or
+that ends a round the table has left. Each way of mending proposes its mends; one search
+(:meth:`RoundRecord.cheapest`) weighs them, cheapest first.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +25,10 @@ from tracker.table import SEAT_COUNT
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
 
-__all__ = ["MendedPair", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late",
-           "taken_with"]
+__all__ = ["Mend", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late", "taken_with"]
+
+Items = list[tuple[int, str] | None]
+"""Plays as the rules replay them, ``(seat, cards)``, ``None`` where a trick was gathered."""
 
 LONGER_READINGS = 3
 """Readings of each play weighed when a trick's plays are read longer together
@@ -68,28 +71,42 @@ class Trick:
 
 
 @dataclass(frozen=True, slots=True)
-class MendedPair:
-    """A refused play taken with the play it answers read otherwise
-    (:meth:`RoundRecord.mended_with_answered`)."""
+class Mend:
+    """Other readings of some plays of the round, weighed together: what the rules may take
+    instead of the plays as reported."""
 
-    answered: TrickPlay
-    answered_reading: Reading
-    reading: Reading
-    """The refused play's own reading."""
+    changes: tuple[tuple[TrickPlay, Reading], ...]
+    """Each play changed with its reading, in play order."""
+    trick: int = 0
+    """The first trick holding one of them, among the tricks searched."""
+    own: Reading | None = None
+    """The refused play's own reading with them (``None``: as read)."""
+
+    @classmethod
+    def together(cls, mends: Sequence[Mend]) -> Mend:
+        """The changes of ``mends`` (of plays not their own) weighed as one."""
+        return cls(tuple(sorted((change for mend in mends for change in mend.changes),
+                                key=lambda change: change[0].seq)),
+                   min(mend.trick for mend in mends))
 
     @property
     def cost(self) -> float:
-        return self.answered_reading.cost + self.reading.cost
+        return (sum(reading.cost for _, reading in self.changes)
+                + (self.own.cost if self.own is not None else 0.0))
+
+    @property
+    def first_seq(self) -> int:
+        return min(play.seq for play, _ in self.changes)
 
 
 class Replay:
     """The plays of some tricks as :meth:`tracker.prior.Prior.objection_from` takes them,
     each as read (or as reported), ``None`` where a trick was gathered (a seat that went out
-    leads no more, whoever took the trick); written out once, then varied one play at a
-    time."""
+    leads no more, whoever took the trick); written out once, then varied by the plays a
+    :class:`Mend` reads otherwise."""
 
     def __init__(self, tricks: Sequence[Trick], *, as_read: bool = False) -> None:
-        self.items: list[tuple[int, str] | None] = []
+        self.items: Items = []
         self.starts: list[int] = []                  # where each trick begins in items
         self._where: dict[int, int] = {}             # id of a play -> its place in items
         for trick in tricks:
@@ -101,13 +118,8 @@ class Replay:
             if trick.gathered:
                 self.items.append(None)
 
-    def with_reading(self, play: TrickPlay, reading: Reading, *, from_trick: int = 0
-                     ) -> list[tuple[int, str] | None]:
-        """The items from trick ``from_trick`` on, ``play`` in ``reading``."""
-        return self.with_readings([(play, reading)], from_trick=from_trick)
-
     def with_readings(self, changes: Sequence[tuple[TrickPlay, Reading]], *,
-                      from_trick: int = 0) -> list[tuple[int, str] | None]:
+                      from_trick: int = 0) -> Items:
         """The items from trick ``from_trick`` on, each play of ``changes`` in its reading."""
         items = self.items[self.starts[from_trick]:]
         for play, reading in changes:
@@ -214,28 +226,30 @@ class RoundRecord:
         return play.two_changes
 
     def round_readings(self, of_seats: Container[int] = range(SEAT_COUNT), *,
-                       two_changes: bool = False) -> list[tuple[Reading, int, TrickPlay]]:
+                       two_changes: bool = False) -> list[Mend]:
         """The other readings, one card changed (and two, :meth:`two_changes`, with
-        ``two_changes``), of the round's plays from ``of_seats``, each with its trick's index
-        (none when the round's tricks have no checkpoints)."""
+        ``two_changes``), of the round's plays from ``of_seats``, each a mend of its own (none
+        when the round's tricks have no checkpoints)."""
         if not self.tricks or self.tricks[0].checkpoint is None:
             return []
-        return [(reading, k, play) for k, trick in enumerate(self.tricks)
+        return [Mend(((play, reading),), k) for k, trick in enumerate(self.tricks)
                 if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
                 for reading in [*self.alternatives(play),
                                 *(self.two_changes(play) if two_changes else ())]]
 
-    def readings_going_out(self, left: dict[int, int]
-                           ) -> list[tuple[Reading, int, TrickPlay]]:
+    def readings_going_out(self, left: dict[int, int]) -> list[Mend]:
         """The other readings (:meth:`round_readings`, one or two cards changed) of the
         round's plays by the seats of ``left``, each with as many cards more as the rules hold
         its seat to have ``left``, or, for a play they refused as read (which laid none), with
         as many cards as that: the seat out (its last two 5s read 555 beside the three it
         laid before, one box lying over both, refused: "seat 5 has only 2 cards")."""
-        return [(reading, k, play) for reading, k, play
-                in self.round_readings(of_seats=left, two_changes=True)
-                if left[play.seat] in (len(reading.cards) - len(play.reading.cards),
-                                       len(reading.cards))]
+        going_out = []
+        for mend in self.round_readings(of_seats=left, two_changes=True):
+            (play, reading), = mend.changes
+            if left[play.seat] in (len(reading.cards) - len(play.reading.cards),
+                                   len(reading.cards)):
+                going_out.append(mend)
+        return going_out
 
     def revision(self, prior: Prior, seat: int, cards: str, *, later: dict[int, Detections],
                  than: float) -> list[tuple[TrickPlay, Reading]]:
@@ -254,30 +268,28 @@ class RoundRecord:
         tricks = self.tricks[-2:]
         if not tricks or tricks[0].checkpoint is None:
             return []
-        candidates = [(r, 0, p) for trick in tricks for p in trick.plays
+        candidates = [Mend(((p, r),)) for trick in tricks for p in trick.plays
                       for r in self.alternatives(p)]
         last_of_seat = {p.seat: p for p in tricks[-1].plays}
-        candidates += [(laid_late(last_of_seat[s], cards_of_s), 0, last_of_seat[s])
+        candidates += [Mend(((last_of_seat[s], laid_late(last_of_seat[s], cards_of_s)),))
                        for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
         answered = self.answered(seat)
         if answered is not None:
-            candidates += [(r, 0, answered) for r in self.two_changes(answered)]
+            candidates += [Mend(((answered, r),)) for r in self.two_changes(answered)]
         return self.recent_revised(prior, seat, cards, candidates, than=than)
 
-    def recent_revised(self, prior: Prior, seat: int, cards: str,
-                       candidates: list[tuple[Reading, int, TrickPlay]], *, than: float
-                       ) -> list[tuple[TrickPlay, Reading]]:
-        """Of the candidate readings of recent plays, costing less than ``than``, the
-        cheapest after which the rules take every recent play (the others as read) and
-        ``cards`` from ``seat``: each recent play with its reading then (none if there is no
-        such reading)."""
+    def recent_revised(self, prior: Prior, seat: int, cards: str, candidates: list[Mend], *,
+                       than: float) -> list[tuple[TrickPlay, Reading]]:
+        """Of the candidate mends of recent plays, costing less than ``than``, the cheapest
+        after which the rules take every recent play (the others as read) and ``cards`` from
+        ``seat``: each recent play with its reading then (none if there is no such mend)."""
         tricks = self.tricks[-2:]
-        found = self.cheapest_taken(prior, tricks, Replay(tricks, as_read=True), candidates,
-                                    (seat, cards), than=than)
+        found = self.cheapest(tricks, Replay(tricks, as_read=True), candidates, than=than,
+                              good=self.taken_with(prior, seat, cards))
         if found is None:
             return []
-        return [(play, found[1] if play is found[0] else Reading(play.read))
-                for play in self.recent]
+        readings = {id(play): reading for play, reading in found.changes}
+        return [(play, readings.get(id(play), Reading(play.read))) for play in self.recent]
 
     def trick_read_short(self, prior: Prior, seat: int, cards: str, count: int
                          ) -> list[tuple[TrickPlay, Reading]]:
@@ -300,26 +312,23 @@ class RoundRecord:
         longer = []
         for play in trick.plays:
             others = self.alternatives(play) if more == 1 else self.two_changes(play)
-            longer.append(sorted((r for r in others if len(r.cards) == count),
-                                 key=lambda r: r.cost)[:LONGER_READINGS])
+            longer.append([Mend(((play, r),)) for r in sorted(
+                (r for r in others if len(r.cards) == count),
+                key=lambda r: r.cost)[:LONGER_READINGS]])
             if not longer[-1]:   # this play cannot be read longer: the trick cannot
                 return []
-        replay = Replay([trick])
-        tried = sorted(itertools.product(*longer),
-                       key=lambda together: sum(r.cost for r in together))
-        for together in tried[:self.max_revisions]:
-            changes = list(zip(trick.plays, together, strict=True))
-            if prior.objection_from(trick.checkpoint,
-                                    [*replay.with_readings(changes), (seat, cards)]) is None:
-                return changes
-        return []
+        found = self.cheapest([trick], Replay([trick]), map(Mend.together,
+                                                             itertools.product(*longer)),
+                              good=self.taken_with(prior, seat, cards))
+        return list(found.changes) if found is not None else []
 
     def mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
-                             nearby: Detections) -> MendedPair | None:
-        """The cheapest pair of one other reading of the play that ``cards`` from ``seat``
-        answer and one of ``cards`` (with the faint cards ``nearby``), after which the rules
-        take the recent plays as reported, the answered one so read, and then the new play
-        so read (``None`` if no pair does).
+                             nearby: Detections) -> Mend | None:
+        """The cheapest other reading of the play that ``cards`` from ``seat`` answer with
+        one of ``cards`` (with the faint cards ``nearby``, :attr:`Mend.own`), after which the
+        rules take the recent plays as reported, the answered one so read, and then the new
+        play so read (``None`` if no such pair does): of each one's :attr:`max_revisions`
+        cheapest readings.
 
         A lead read a card long and its answer a card short keep the right count apart from
         each other, and neither mended alone is taken: 555 read 5555, answered by SJ 77 read
@@ -328,25 +337,14 @@ class RoundRecord:
         answered = self.replayable_answered(seat)
         if answered is None:
             return None
-        candidates = [(r, 0, answered) for r in self.alternatives(answered)]
-        if not candidates:
-            return None
-        cheapest_answered = min(r.cost for r, _, _ in candidates)
-        tricks = self.tricks[-2:]
-        replay = Replay(tricks)
-        best: MendedPair | None = None
         own = sorted(self.reader.readings(cards, nearby, below=self.repair_conf),
                      key=lambda r: r.cost)[:self.max_revisions]
-        for reading in own:
-            than = best.cost if best else np.inf
-            if reading.cost + cheapest_answered >= than:
-                break   # no later pair is cheaper
-            found = self.cheapest_taken(prior, tricks, replay, candidates,
-                                        (seat, format_play(reading.cards.class_id)),
-                                         than=than - reading.cost)
-            if found is not None:
-                best = MendedPair(answered, found[1], reading)
-        return best
+        theirs = sorted(self.alternatives(answered), key=lambda r: r.cost)[:self.max_revisions]
+        tricks = self.tricks[-2:]
+        return self.cheapest(tricks, Replay(tricks),
+                             [Mend(((answered, r),), own=o) for o in own for r in theirs],
+                             most=self.max_revisions ** 2,
+                             good=self.taken_with(prior, seat, format_play(cards.class_id)))
 
     def earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                          than: float) -> list[tuple[TrickPlay, Reading]]:
@@ -371,14 +369,14 @@ class RoundRecord:
         for k, trick in enumerate(self.tricks[:-2]):
             for play in trick.plays if trick.checkpoint is not None else ():
                 held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
-                candidates += [(r, k, play) for r in self.alternatives(play)
+                candidates += [Mend(((play, r),), k) for r in self.alternatives(play)
                                if any(np.sum(r.cards.class_id == rank) < held[rank]
                                       for rank in ranks)
                                or (short and play.seat == seat
                                    and len(r.cards) < len(play.reading.cards))]
-        found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
-                                    (seat, format_play(class_ids)), than=than)
-        return [found] if found is not None else []
+        found = self.cheapest(self.tricks, Replay(self.tricks), candidates, than=than,
+                              good=self.taken_with(prior, seat, format_play(class_ids)))
+        return list(found.changes) if found is not None else []
 
     def gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
                           ) -> list[tuple[TrickPlay, Reading]]:
@@ -398,10 +396,9 @@ class RoundRecord:
                  if count is not None and 0 < count <= 2}
         if not short:
             return []
-        candidates = self.readings_going_out(short)
-        found = self.cheapest_taken(prior, self.tricks, Replay(self.tricks), candidates,
-                                    (seat, cards), than=than)
-        return [found] if found is not None else []
+        found = self.cheapest(self.tricks, Replay(self.tricks), self.readings_going_out(short),
+                              than=than, good=self.taken_with(prior, seat, cards))
+        return list(found.changes) if found is not None else []
 
     def round_not_over(self, prior: Prior, seat: int, cards: str
                        ) -> tuple[TrickPlay, Reading] | None:
@@ -412,61 +409,62 @@ class RoundRecord:
         the rules saw over, so one of its plays was read with a card too many (a seat went out
         early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
         does so is the one to correct."""
-        return self.cheapest_taken(prior, self.tricks, Replay(self.tricks),
-                                   self.round_readings(), (seat, cards), than=np.inf)
+        found = self.cheapest(self.tricks, Replay(self.tricks), self.round_readings(),
+                              good=self.taken_with(prior, seat, cards))
+        return found.changes[0] if found is not None else None
 
-    def cheapest_pair(self, prior: Prior, candidates: list[tuple[Reading, int, TrickPlay]]
-                      ) -> list[tuple[TrickPlay, Reading]]:
-        """Two of ``candidates``, plays of two seats, after which the rules take every play of
-        the round and see it over: of the pairs of each seat's :attr:`max_revisions` cheapest
-        readings, the ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A
-        lead read a card short and its answer read so too leave two seats holding a card each
-        (seven 4s read as six, 222TTTT answering them as 222TTT): that pair cost more than 40
-        pairs that do not end the round, and a replay of the round takes well under a
+    def ending_the_round(self, prior: Prior, candidates: list[Mend]
+                         ) -> list[tuple[TrickPlay, Reading]]:
+        """The cheapest of ``candidates`` (one play each) after which the rules take every
+        play of the round and see it over, or failing that two of them, plays of two seats:
+        of the pairs of each seat's :attr:`max_revisions` cheapest readings, the
+        ``max_revisions ** 2`` cheapest are tried in turn (none does: empty). A lead read a
+        card short and its answer read so too leave two seats holding a card each (seven 4s
+        read as six, 222TTTT answering them as 222TTT): that pair cost more than 40 pairs
+        that do not end the round, and a replay of the round takes well under a
         millisecond."""
-        by_seat: dict[int, list[tuple[Reading, int, TrickPlay]]] = {}
-        for candidate in sorted(candidates, key=lambda c: (c[0].cost, c[2].seq)):
-            by_seat.setdefault(candidate[2].seat, []).append(candidate)
-        cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
-        pairs = sorted(((a, b) for a, b in itertools.combinations(cheapest, 2)
-                        if a[2].seat != b[2].seat),
-                       key=lambda ab: (ab[0][0].cost + ab[1][0].cost,
-                                       min(ab[0][2].seq, ab[1][2].seq)))
         replay = Replay(self.tricks)
-        tried = pairs[:self.max_revisions ** 2]
-        for (reading_a, k_a, play_a), (reading_b, k_b, play_b) in tried:
-            k = min(k_a, k_b)
-            plays = replay.with_readings([(play_a, reading_a), (play_b, reading_b)],
-                                         from_trick=k)
-            if prior.round_over_after(self.tricks[k].checkpoint, plays):
-                return sorted([(play_a, reading_a), (play_b, reading_b)],
-                              key=lambda change: change[0].seq)
-        return []
+        found = self.cheapest(self.tricks, replay, candidates, good=self.over(prior))
+        if found is not None:
+            return list(found.changes)
+        by_seat: dict[int, list[Mend]] = {}
+        for candidate in sorted(candidates, key=lambda c: (c.cost, c.first_seq)):
+            by_seat.setdefault(candidate.changes[0][0].seat, []).append(candidate)
+        cheapest = [c for of_seat in by_seat.values() for c in of_seat[:self.max_revisions]]
+        pairs = [Mend.together(ab) for ab in itertools.combinations(cheapest, 2)
+                 if ab[0].changes[0][0].seat != ab[1].changes[0][0].seat]
+        found = self.cheapest(self.tricks, replay, pairs, most=self.max_revisions ** 2,
+                              good=self.over(prior))
+        return list(found.changes) if found is not None else []
 
-    def cheapest_taken(self, prior: Prior, tricks: Sequence[Trick], replay: Replay,
-                       candidates: list[tuple[Reading, int, TrickPlay]],
-                       new: tuple[int, str], *, than: float
-                       ) -> tuple[TrickPlay, Reading] | None:
-        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
-        cheapest after which the rules take every play of ``replay`` from trick ``k`` on (its
-        checkpoint's state), ``play`` in ``reading``, then the ``new`` play ``(seat, cards)``
-        (see :meth:`cheapest`)."""
-        return self.cheapest(tricks, replay, candidates, than=than, good=lambda checkpoint,
-                             items: prior.objection_from(checkpoint, [*items, new]) is None)
+    @staticmethod
+    def taken_with(prior: Prior, seat: int, cards: str) -> Callable[[Any, Items, Mend], bool]:
+        """Whether the rules take the plays replayed from a checkpoint, then the new play
+        ``cards`` from ``seat``, or the mend's own reading of it (:attr:`Mend.own`)."""
+        def taken(checkpoint: Any, items: Items, mend: Mend) -> bool:
+            own = cards if mend.own is None else format_play(mend.own.cards.class_id)
+            return prior.objection_from(checkpoint, [*items, (seat, own)]) is None
+        return taken
 
-    def cheapest(self, tricks: Sequence[Trick], replay: Replay,
-                 candidates: list[tuple[Reading, int, TrickPlay]], *, than: float,
-                 good: Callable[[Any, list[tuple[int, str] | None]], bool]
-                 ) -> tuple[TrickPlay, Reading] | None:
-        """Of the candidate readings ``(reading, k, play)`` costing less than ``than``, the
-        :attr:`max_revisions` cheapest (earlier plays first among equals) are tried in turn:
-        the first for which ``good`` holds of trick ``k``'s checkpoint and the plays of
-        ``replay`` from trick ``k`` on, ``play`` in ``reading``."""
-        tried = sorted((c for c in candidates if c[0].cost < than),
-                       key=lambda c: (c[0].cost, c[2].seq))[:self.max_revisions]
-        for reading, k, play in tried:
-            if good(tricks[k].checkpoint, replay.with_reading(play, reading, from_trick=k)):
-                return play, reading
+    @staticmethod
+    def over(prior: Prior) -> Callable[[Any, Items, Mend], bool]:
+        """Whether the rules take the plays replayed from a checkpoint and see the round
+        over."""
+        return lambda checkpoint, items, _: prior.round_over_after(checkpoint, items)
+
+    def cheapest(self, tricks: Sequence[Trick], replay: Replay, mends: Iterable[Mend], *,
+                 good: Callable[[Any, Items, Mend], bool], than: float = np.inf,
+                 most: int | None = None) -> Mend | None:
+        """Of ``mends`` costing less than ``than``, the ``most`` cheapest (by default
+        :attr:`max_revisions`; earlier plays first among equals) are tried in turn: the first
+        for which ``good`` holds of the checkpoint of its first trick among ``tricks`` and the
+        plays of ``replay`` from there on, its plays in their readings."""
+        tried = sorted((mend for mend in mends if mend.cost < than),
+                       key=lambda mend: (mend.cost, mend.first_seq))
+        for mend in tried[:self.max_revisions if most is None else most]:
+            if good(tricks[mend.trick].checkpoint,
+                    replay.with_readings(mend.changes, from_trick=mend.trick), mend):
+                return mend
         return None
 
     def refresh_checkpoints(self, prior: Prior, *, after: list[TrickPlay]) -> None:

@@ -117,7 +117,7 @@ from numpy.typing import NDArray
 
 from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
-from tracker.history import MendedPair, Replay, RoundRecord, Trick, TrickPlay, taken_with
+from tracker.history import Mend, RoundRecord, Trick, TrickPlay, taken_with
 from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes, over_alike
 from tracker.prior import Event, Prior, round_open
 from tracker.readings import (
@@ -411,7 +411,7 @@ class PlaySegmenter:
         :meth:`PlayReader.readings` and :meth:`RoundRecord.two_changes`), gaining the seat
         exactly those cards, makes every play one the rules take and the round over, that play
         is corrected (held for review); failing that, two plays of two seats so
-        (:meth:`RoundRecord.cheapest_pair`). A play read a card short with the missing card
+        (:meth:`RoundRecord.ending_the_round`). A play read a card short with the missing card
         faint beside it often shows only here: a lead of any count is taken, and what a seat
         keeps is asked of nobody until the round should end (its last two jacks led as J, a
         faint J beside them; seven 4s led as five, two faint 4s beside them)."""
@@ -437,16 +437,13 @@ class PlaySegmenter:
             return []
         candidates = self._round.readings_going_out({seat: count for seat, count in left.items()
                                                      if count})
-        tricks = self._round.tricks
-        found = self._round.cheapest(tricks, Replay(tricks), candidates, than=np.inf,
-                                     good=prior.round_over_after)
-        changes = [found] if found is not None else self._round.cheapest_pair(prior, candidates)
+        changes = self._round.ending_the_round(prior, candidates)
         if not changes:
             return []
         events, _ = self._revise(changes, after=f"{why} with " + " and ".join(
             f"seat {seat} holding {left[seat]} card(s)"
             for seat in sorted({play.seat for play, _ in changes})))
-        trick_of = {id(play): k for _, k, play in candidates}
+        trick_of = {id(mend.changes[0][0]): mend.trick for mend in candidates}
         for play, reading in changes:
             if not any(trick.gathered for trick in self._round.tricks[trick_of[id(play)]:]):
                 # its cards lie there still
@@ -848,7 +845,7 @@ class PlaySegmenter:
         (:meth:`RoundRecord.trick_read_short`)."""
         text = format_play(cards.class_id)
         revision: list[tuple[TrickPlay, Reading]] = []
-        pair: MendedPair | None = None
+        pair: Mend | None = None
         repair = next((r for r in self.reader.readings(cards, nearby, below=self.repair_conf)
                        if prior.objection(seat, format_play(r.cards.class_id)) is None), None)
         if (repair is not None and closer is not None and len(repair.taken)
@@ -873,7 +870,7 @@ class PlaySegmenter:
         if not revision and repair is None and closer is not None:
             revision = self._answered_read_closer(prior, seat, text, closer)
         if not revision and repair is None and pair is not None:
-            revision, repair = [(pair.answered, pair.answered_reading)], pair.reading
+            revision, repair = list(pair.changes), pair.own
         if not revision and repair is None:   # the last guess: the trick's count read short
             revision = self._round.trick_read_short(prior, seat, text, len(cards))
         return repair, revision
@@ -967,7 +964,8 @@ class PlaySegmenter:
         for i in range(len(views)):
             revision = self._round.recent_revised(
                 prior, seat, cards,
-                [(r, 0, answered) for r in self._closer_readings(answered, views[i])], than=np.inf)
+                [Mend(((answered, r),)) for r in self._closer_readings(answered, views[i])],
+                than=np.inf)
             if revision:
                 return revision
         return []
@@ -993,7 +991,8 @@ class PlaySegmenter:
                                               below=self.mend_conf)
         if reading is None:
             return []
-        return self._round.recent_revised(prior, seat, cards, [(reading, 0, answered)], than=np.inf)
+        return self._round.recent_revised(prior, seat, cards, [Mend(((answered, reading),))],
+                                          than=np.inf)
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that

@@ -7,7 +7,7 @@ import pytest
 
 import rules
 from tests.tracker.tracker_builders import cards, fan
-from tracker.history import Replay, RoundRecord, Trick, TrickPlay
+from tracker.history import Mend, Replay, RoundRecord, Trick, TrickPlay
 from tracker.matching import CardMatcher
 from tracker.prior import MatchPrior
 from tracker.readings import PlayReader, Reading, format_play
@@ -35,8 +35,8 @@ def test_a_replay_writes_the_tricks_out_once_and_varies_one_play_at_a_time():
     replay = Replay(tricks)
     assert replay.items == [(0, "55"), (1, "6"), None, (2, "KK")]
     mended = Reading(cards(*fan("66", 860, 480)))
-    assert replay.with_reading(answer, mended) == [(0, "55"), (1, "66"), None, (2, "KK")]
-    assert replay.with_reading(later, mended, from_trick=1) == [(2, "66")]
+    assert replay.with_readings([(answer, mended)]) == [(0, "55"), (1, "66"), None, (2, "KK")]
+    assert replay.with_readings([(later, mended)], from_trick=1) == [(2, "66")]
     assert replay.items[1] == (1, "6")   # written out once, never changed
 
 
@@ -66,9 +66,9 @@ def test_a_lead_read_a_card_long_is_read_as_its_answer_shows():
 def test_the_cheapest_reading_the_rules_take_is_found_within_max_revisions(max_revisions, taken,
                                                                            expected):
     play = played(1, 0, cards(("5", 600, 560)))
-    candidates = [(Reading(cards(*fan(text, 600, 560)), cost=cost), 0, play)
+    candidates = [Mend(((play, Reading(cards(*fan(text, 600, 560)), cost=cost)),))
                   for text, cost in (("666", 1.0), ("6", 3.0), ("66", 2.0))]
     found = record(max_revisions).cheapest(
-        [Trick(None, [play])], Replay([Trick(None, [play])]), candidates, than=np.inf,
-        good=lambda checkpoint, items: items[0] is not None and items[0][1] in taken)
-    assert (format_play(found[1].cards.class_id) if found else None) == expected
+        [Trick(None, [play])], Replay([Trick(None, [play])]), candidates,
+        good=lambda checkpoint, items, mend: items[0] is not None and items[0][1] in taken)
+    assert (format_play(found.changes[0][1].cards.class_id) if found else None) == expected
