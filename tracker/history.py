@@ -83,6 +83,12 @@ class Mend:
     """The refused play's own reading with them (``None``: as read)."""
 
     @classmethod
+    def one(cls, play: TrickPlay, reading: Reading, trick: int = 0, *,
+            own: Reading | None = None) -> Mend:
+        """``play`` read as ``reading``, in trick ``trick`` of those searched."""
+        return cls(((play, reading),), trick, own)
+
+    @classmethod
     def together(cls, mends: Sequence[Mend]) -> Mend:
         """The changes of ``mends`` (of plays not their own) weighed as one."""
         return cls(tuple(sorted((change for mend in mends for change in mend.changes),
@@ -232,7 +238,7 @@ class RoundRecord:
         when the round's tricks have no checkpoints)."""
         if not self.tricks or self.tricks[0].checkpoint is None:
             return []
-        return [Mend(((play, reading),), k) for k, trick in enumerate(self.tricks)
+        return [Mend.one(play, reading, k) for k, trick in enumerate(self.tricks)
                 if trick.checkpoint is not None for play in trick.plays if play.seat in of_seats
                 for reading in [*self.alternatives(play),
                                 *(self.two_changes(play) if two_changes else ())]]
@@ -268,14 +274,14 @@ class RoundRecord:
         tricks = self.tricks[-2:]
         if not tricks or tricks[0].checkpoint is None:
             return []
-        candidates = [Mend(((p, r),)) for trick in tricks for p in trick.plays
+        candidates = [Mend.one(p, r) for trick in tricks for p in trick.plays
                       for r in self.alternatives(p)]
         last_of_seat = {p.seat: p for p in tricks[-1].plays}
-        candidates += [Mend(((last_of_seat[s], laid_late(last_of_seat[s], cards_of_s)),))
+        candidates += [Mend.one(last_of_seat[s], laid_late(last_of_seat[s], cards_of_s))
                        for s, cards_of_s in later.items() if s in last_of_seat and s != seat]
         answered = self.answered(seat)
         if answered is not None:
-            candidates += [Mend(((answered, r),)) for r in self.two_changes(answered)]
+            candidates += [Mend.one(answered, r) for r in self.two_changes(answered)]
         return self.recent_revised(prior, seat, cards, candidates, than=than)
 
     def recent_revised(self, prior: Prior, seat: int, cards: str, candidates: list[Mend], *,
@@ -312,7 +318,7 @@ class RoundRecord:
         longer = []
         for play in trick.plays:
             others = self.alternatives(play) if more == 1 else self.two_changes(play)
-            longer.append([Mend(((play, r),)) for r in sorted(
+            longer.append([Mend.one(play, r) for r in sorted(
                 (r for r in others if len(r.cards) == count),
                 key=lambda r: r.cost)[:LONGER_READINGS]])
             if not longer[-1]:   # this play cannot be read longer: the trick cannot
@@ -342,7 +348,7 @@ class RoundRecord:
         theirs = sorted(self.alternatives(answered), key=lambda r: r.cost)[:self.max_revisions]
         tricks = self.tricks[-2:]
         return self.cheapest(tricks, Replay(tricks),
-                             [Mend(((answered, r),), own=o) for o in own for r in theirs],
+                             [Mend.one(answered, r, own=o) for o in own for r in theirs],
                              most=self.max_revisions ** 2,
                              good=self.taken_with(prior, seat, format_play(cards.class_id)))
 
@@ -369,7 +375,7 @@ class RoundRecord:
         for k, trick in enumerate(self.tricks[:-2]):
             for play in trick.plays if trick.checkpoint is not None else ():
                 held = np.bincount(play.reading.cards.class_id, minlength=len(CLASS_NAMES))
-                candidates += [Mend(((play, r),), k) for r in self.alternatives(play)
+                candidates += [Mend.one(play, r, k) for r in self.alternatives(play)
                                if any(np.sum(r.cards.class_id == rank) < held[rank]
                                       for rank in ranks)
                                or (short and play.seat == seat

@@ -964,7 +964,7 @@ class PlaySegmenter:
         for i in range(len(views)):
             revision = self._round.recent_revised(
                 prior, seat, cards,
-                [Mend(((answered, r),)) for r in self._closer_readings(answered, views[i])],
+                [Mend.one(answered, r) for r in self._closer_readings(answered, views[i])],
                 than=np.inf)
             if revision:
                 return revision
@@ -991,7 +991,7 @@ class PlaySegmenter:
                                               below=self.mend_conf)
         if reading is None:
             return []
-        return self._round.recent_revised(prior, seat, cards, [Mend(((answered, reading),))],
+        return self._round.recent_revised(prior, seat, cards, [Mend.one(answered, reading)],
                                           than=np.inf)
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:

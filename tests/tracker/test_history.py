@@ -66,7 +66,7 @@ def test_a_lead_read_a_card_long_is_read_as_its_answer_shows():
 def test_the_cheapest_reading_the_rules_take_is_found_within_max_revisions(max_revisions, taken,
                                                                            expected):
     play = played(1, 0, cards(("5", 600, 560)))
-    candidates = [Mend(((play, Reading(cards(*fan(text, 600, 560)), cost=cost)),))
+    candidates = [Mend.one(play, Reading(cards(*fan(text, 600, 560)), cost=cost))
                   for text, cost in (("666", 1.0), ("6", 3.0), ("66", 2.0))]
     found = record(max_revisions).cheapest(
         [Trick(None, [play])], Replay([Trick(None, [play])]), candidates,
