@@ -72,3 +72,21 @@ def test_the_cheapest_reading_the_rules_take_is_found_within_max_revisions(max_r
         [Trick(None, [play])], Replay([Trick(None, [play])]), candidates,
         good=lambda checkpoint, items, mend: items[0] is not None and items[0][1] in taken)
     assert (format_play(found.changes[0][1].cards.class_id) if found else None) == expected
+
+
+@pytest.mark.parametrize(("most", "expected"), [
+    (None, ["55", "666"]),   # the single reading is cheaper, but the rules take only the pair
+    (1, None),               # the cheapest alone is weighed, and it is refused
+])
+def test_a_mend_of_several_plays_is_weighed_by_its_total_cost(most, expected):
+    lead, answer = played(1, 0, cards(("5", 600, 560))), played(2, 1, cards(*fan("66", 860, 480)))
+    trick = Trick(None, [lead, answer])
+    pair = Mend.together([Mend.one(answer, Reading(cards(*fan("666", 860, 480)), cost=1.5)),
+                          Mend.one(lead, Reading(cards(*fan("55", 600, 560)), cost=1.0))])
+    single = Mend.one(answer, Reading(cards(("6", 860, 480)), cost=2.0))
+    assert ([play.seq for play, _ in pair.changes], pair.cost) == ([1, 2], 2.5)
+    found = record().cheapest(
+        [trick], Replay([trick]), [pair, single], most=most,
+        good=lambda checkpoint, items, mend: items == [(0, "55"), (1, "666")])
+    assert ([format_play(reading.cards.class_id) for _, reading in found.changes]
+            if found else None) == expected
