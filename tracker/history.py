@@ -90,7 +90,7 @@ class Mend:
 
     @classmethod
     def together(cls, mends: Sequence[Mend]) -> Mend:
-        """The changes of ``mends`` (of plays not their own) weighed as one."""
+        """The changes of ``mends`` (none with an own reading) weighed as one."""
         return cls(tuple(sorted((change for mend in mends for change in mend.changes),
                                 key=lambda change: change[0].seq)),
                    min(mend.trick for mend in mends))
@@ -102,6 +102,7 @@ class Mend:
 
     @property
     def first_seq(self) -> int:
+        """The earliest play changed: earlier plays are mended first among equal costs."""
         return min(play.seq for play, _ in self.changes)
 
 
@@ -145,6 +146,20 @@ def taken_with(corrections: list[Event]) -> str:
     """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
     return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
                                      f"{e['cards']}" for e in corrections)
+
+
+def _rules_take(prior: Prior, seat: int, cards: str) -> Callable[[Any, Items, Mend], bool]:
+    """Whether the rules take the plays replayed from a checkpoint, then the new play ``cards``
+    from ``seat``, or the mend's own reading of it (:attr:`Mend.own`)."""
+    def taken(checkpoint: Any, items: Items, mend: Mend) -> bool:
+        own = cards if mend.own is None else format_play(mend.own.cards.class_id)
+        return prior.objection_from(checkpoint, [*items, (seat, own)]) is None
+    return taken
+
+
+def _rules_see_over(prior: Prior) -> Callable[[Any, Items, Mend], bool]:
+    """Whether the rules take the plays replayed from a checkpoint and see the round over."""
+    return lambda checkpoint, items, _: prior.round_over_after(checkpoint, items)
 
 
 class RoundRecord:
@@ -291,7 +306,7 @@ class RoundRecord:
         ``seat``: each recent play with its reading then (none if there is no such mend)."""
         tricks = self.tricks[-2:]
         found = self.cheapest(tricks, Replay(tricks, as_read=True), candidates, than=than,
-                              good=self.taken_with(prior, seat, cards))
+                              good=_rules_take(prior, seat, cards))
         if found is None:
             return []
         readings = {id(play): reading for play, reading in found.changes}
@@ -325,7 +340,7 @@ class RoundRecord:
                 return []
         found = self.cheapest([trick], Replay([trick]), map(Mend.together,
                                                              itertools.product(*longer)),
-                              good=self.taken_with(prior, seat, cards))
+                              good=_rules_take(prior, seat, cards))
         return list(found.changes) if found is not None else []
 
     def mended_with_answered(self, prior: Prior, seat: int, cards: Detections,
@@ -350,7 +365,7 @@ class RoundRecord:
         return self.cheapest(tricks, Replay(tricks),
                              [Mend.one(answered, r, own=o) for o in own for r in theirs],
                              most=self.max_revisions ** 2,
-                             good=self.taken_with(prior, seat, format_play(cards.class_id)))
+                             good=_rules_take(prior, seat, format_play(cards.class_id)))
 
     def earlier_revision(self, prior: Prior, seat: int, class_ids: NDArray[np.int_], *,
                          than: float) -> list[tuple[TrickPlay, Reading]]:
@@ -381,7 +396,7 @@ class RoundRecord:
                                or (short and play.seat == seat
                                    and len(r.cards) < len(play.reading.cards))]
         found = self.cheapest(self.tricks, Replay(self.tricks), candidates, than=than,
-                              good=self.taken_with(prior, seat, format_play(class_ids)))
+                              good=_rules_take(prior, seat, format_play(class_ids)))
         return list(found.changes) if found is not None else []
 
     def gone_out_revision(self, prior: Prior, seat: int, cards: str, *, than: float
@@ -403,7 +418,7 @@ class RoundRecord:
         if not short:
             return []
         found = self.cheapest(self.tricks, Replay(self.tricks), self.readings_going_out(short),
-                              than=than, good=self.taken_with(prior, seat, cards))
+                              than=than, good=_rules_take(prior, seat, cards))
         return list(found.changes) if found is not None else []
 
     def round_not_over(self, prior: Prior, seat: int, cards: str
@@ -416,7 +431,7 @@ class RoundRecord:
         early). Its cheapest reading, one card changed (see :meth:`PlayReader.readings`), that
         does so is the one to correct."""
         found = self.cheapest(self.tricks, Replay(self.tricks), self.round_readings(),
-                              good=self.taken_with(prior, seat, cards))
+                              good=_rules_take(prior, seat, cards))
         return found.changes[0] if found is not None else None
 
     def ending_the_round(self, prior: Prior, candidates: list[Mend]
@@ -430,7 +445,7 @@ class RoundRecord:
         that do not end the round, and a replay of the round takes well under a
         millisecond."""
         replay = Replay(self.tricks)
-        found = self.cheapest(self.tricks, replay, candidates, good=self.over(prior))
+        found = self.cheapest(self.tricks, replay, candidates, good=_rules_see_over(prior))
         if found is not None:
             return list(found.changes)
         by_seat: dict[int, list[Mend]] = {}
@@ -440,23 +455,8 @@ class RoundRecord:
         pairs = [Mend.together(ab) for ab in itertools.combinations(cheapest, 2)
                  if ab[0].changes[0][0].seat != ab[1].changes[0][0].seat]
         found = self.cheapest(self.tricks, replay, pairs, most=self.max_revisions ** 2,
-                              good=self.over(prior))
+                              good=_rules_see_over(prior))
         return list(found.changes) if found is not None else []
-
-    @staticmethod
-    def taken_with(prior: Prior, seat: int, cards: str) -> Callable[[Any, Items, Mend], bool]:
-        """Whether the rules take the plays replayed from a checkpoint, then the new play
-        ``cards`` from ``seat``, or the mend's own reading of it (:attr:`Mend.own`)."""
-        def taken(checkpoint: Any, items: Items, mend: Mend) -> bool:
-            own = cards if mend.own is None else format_play(mend.own.cards.class_id)
-            return prior.objection_from(checkpoint, [*items, (seat, own)]) is None
-        return taken
-
-    @staticmethod
-    def over(prior: Prior) -> Callable[[Any, Items, Mend], bool]:
-        """Whether the rules take the plays replayed from a checkpoint and see the round
-        over."""
-        return lambda checkpoint, items, _: prior.round_over_after(checkpoint, items)
 
     def cheapest(self, tricks: Sequence[Trick], replay: Replay, mends: Iterable[Mend], *,
                  good: Callable[[Any, Items, Mend], bool], than: float = np.inf,
