@@ -199,6 +199,11 @@ class RoundRecord:
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
 
+    def last_play_of(self, seat: int) -> TrickPlay | None:
+        """The last play of the round from ``seat`` (``None``: none)."""
+        return next((play for trick in reversed(self.tricks) for play in reversed(trick.plays)
+                     if play.seat == seat), None)
+
     def replayable_answered(self, seat: int) -> TrickPlay | None:
         """:meth:`answered`, if the rules can replay the recent tricks from their first
         checkpoint, for a reading of it to be weighed."""

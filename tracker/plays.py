@@ -779,6 +779,8 @@ class PlaySegmenter:
                     events.append(self._correction(
                         play, play.reading.cards, f"seat {seat} answered {which} with "
                         f"{len(cards)} cards, refused: either count may be off"))
+        if objection and not revision and prior is not None:
+            events += self._out_but_held_to_lead(prior, seat)
         events.append(self._numbered(event))
         if prior is not None:
             self._round.tricks[-1].plays.append(TrickPlay(
@@ -925,6 +927,27 @@ class PlaySegmenter:
                 continue   # a faint card of its own ranks lies apart from those taken in
             return recounted
         return None
+
+    def _out_but_held_to_lead(self, prior: Prior, seat: int) -> list[Event]:
+        """When ``seat`` leads, refused, while the rules hold another seat to lead with one or
+        two cards left, that seat's last play, held for review (unless it is already): the
+        table played on without it, so it went out, and a play of it was read short, most
+        often its last. No reading of it with the cards missing was found (a strip no box
+        finds), so it stands as read: 33333, a seat's last cards led, read 3333 at 0.695,
+        then every later lead refused ("seat 0 leads this trick") while that play showed
+        nothing amiss."""
+        for other in range(SEAT_COUNT):
+            left = prior.cards_left(other)
+            if (other == seat or left is None or not 0 < left <= 2
+                    or not (prior.may_act(other) and prior.leads(other))):
+                continue
+            last = self._round.last_play_of(other)
+            if last is not None and not last.held:
+                return [self._correction(
+                    last, last.reading.cards, f"seat {seat} led while the rules hold seat "
+                    f"{other} to lead with {left} card(s) left: a play of seat {other} read "
+                    f"short, most often its last")]
+        return []
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if its count is in doubt (a faint card
