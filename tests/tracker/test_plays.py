@@ -1211,6 +1211,25 @@ def test_a_seat_gone_out_a_card_short_is_mended_when_the_table_plays_on_without_
     assert match.errors == [] and match.to_json()["finish_order"] == [4]
 
 
+def test_a_seat_gone_out_a_card_short_with_no_card_to_mend_it_has_its_last_play_held(zones):
+    # Seat 4 leads its last three cards, 555, found as two 5s and nothing beside them; the
+    # trick is gathered and seat 5 leads next. The rules, holding seat 4 to a card and to
+    # lead, refuse that lead, and no reading of seat 4's play holds the missing 5: it stands
+    # as read, held for review with the reason, and so is the refused lead.
+    match = rules.Match(ruleset="qingdao")
+    match.apply({"type": "round", "first": 4, "counts": [36, 36, 36, 36, 3, 36]})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=MatchPrior(match))
+    assert plays(follow(segmenter, match, cards(*fan("55", 420, 220)), 0.0)) == [(4, "55")]
+    assert [e["type"] for e in follow(segmenter, match, cards(), 1.0)] == ["collect"]
+    events = follow(segmenter, match, cards(("8", 380, 480)), 2.0)
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [(4, "55", 1),
+                                                                          (5, "8", None)]
+    assert events[0]["review"] and events[0]["reason"] == (
+        "seat 5 led while the rules hold seat 4 to lead with 1 card(s) left: a play of seat 4 "
+        "read short, most often its last")
+    assert events[1]["reason"] == "rules: seat 4 leads this trick"
+
+
 def test_a_live_round_left_open_is_judged_once_the_table_sees_no_play_for_a_minute(zones):
     # A live stream does not end: the round the last lead left open (seat 4's QQ read as Q,
     # a faint Q beside it) is judged once a minute has passed without a play, while the
