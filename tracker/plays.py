@@ -931,11 +931,12 @@ class PlaySegmenter:
     def _out_but_held_to_lead(self, prior: Prior, seat: int) -> list[Event]:
         """When ``seat`` leads, refused, while the rules hold another seat to lead with one or
         two cards left, that seat's last play, held for review (unless it is already): the
-        table played on without it, so it went out, and a play of it was read short, most
-        often its last. No reading of it with the cards missing was found (a strip no box
-        finds), so it stands as read: 33333, a seat's last cards led, read 3333 at 0.695,
-        then every later lead refused ("seat 0 leads this trick") while that play showed
-        nothing amiss."""
+        table played on without it, so it went out, and one of its plays was read short. No
+        reading of one with the cards missing was found (a strip no box finds), so each
+        stands as read, and the last is where the operator starts: 33333, a seat's last
+        cards led, read 3333 at 0.695, then every later lead refused ("seat 0 leads this
+        trick") while that play showed nothing amiss. On the rendered rounds the play read
+        short was the last one time in three; the other two were held already."""
         for other in range(SEAT_COUNT):
             left = prior.cards_left(other)
             if (other == seat or left is None or not 0 < left <= 2
@@ -945,8 +946,8 @@ class PlaySegmenter:
             if last is not None and not last.held:
                 return [self._correction(
                     last, last.reading.cards, f"seat {seat} led while the rules hold seat "
-                    f"{other} to lead with {left} card(s) left: a play of seat {other} read "
-                    f"short, most often its last")]
+                    f"{other} to lead with {left} card(s) left: this play, seat {other}'s "
+                    f"last, or one before it was read short")]
         return []
 
     def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:

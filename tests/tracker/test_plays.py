@@ -1225,8 +1225,8 @@ def test_a_seat_gone_out_a_card_short_with_no_card_to_mend_it_has_its_last_play_
     assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [(4, "55", 1),
                                                                           (5, "8", None)]
     assert events[0]["review"] and events[0]["reason"] == (
-        "seat 5 led while the rules hold seat 4 to lead with 1 card(s) left: a play of seat 4 "
-        "read short, most often its last")
+        "seat 5 led while the rules hold seat 4 to lead with 1 card(s) left: this play, seat "
+        "4's last, or one before it was read short")
     assert events[1]["reason"] == "rules: seat 4 leads this trick"
 
 
