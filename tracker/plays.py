@@ -935,8 +935,9 @@ class PlaySegmenter:
         reading of one with the cards missing was found (a strip no box finds), so each
         stands as read, and the last is where the operator starts: 33333, a seat's last
         cards led, read 3333 at 0.695, then every later lead refused ("seat 0 leads this
-        trick") while that play showed nothing amiss. On the rendered rounds the play read
-        short was the last one time in three; the other two were held already."""
+        trick") while that play showed nothing amiss. On 67 rendered rounds it holds three
+        plays: that one, and two right ones in games gone astray before, by plays held
+        already."""
         for other in range(SEAT_COUNT):
             left = prior.cards_left(other)
             if (other == seat or left is None or not 0 < left <= 2
