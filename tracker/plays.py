@@ -779,7 +779,7 @@ class PlaySegmenter:
                     events.append(self._correction(
                         play, play.reading.cards, f"seat {seat} answered {which} with "
                         f"{len(cards)} cards, refused: either count may be off"))
-        if objection and not revision and prior is not None:
+        if objection and not revision and prior is not None and prior.leads(seat):
             events += self._out_but_held_to_lead(prior, seat)
         events.append(self._numbered(event))
         if prior is not None:
