@@ -25,7 +25,8 @@ from tracker.table import SEAT_COUNT
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
 
-__all__ = ["Mend", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late", "taken_with"]
+__all__ = ["Mend", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late", "nearly_out",
+           "taken_with"]
 
 Items = list[tuple[int, str] | None]
 """Plays as the rules replay them, ``(seat, cards)``, ``None`` where a trick was gathered."""
@@ -146,6 +147,14 @@ def taken_with(corrections: list[Event]) -> str:
     """``"taken with seat 4's play 5 corrected to Q"``: the corrections a play was taken on."""
     return "taken with " + ", ".join(f"seat {e['seat']}'s play {e['fixes']} corrected to "
                                      f"{e['cards']}" for e in corrections)
+
+
+def nearly_out(prior: Prior, *, but: int) -> dict[int, int]:
+    """The seats other than ``but`` that the rules hold to one or two cards left, with that
+    count: a seat the table plays on without went out, and at most two cards changed
+    (:meth:`RoundRecord.two_changes`) reach its last play; a seat holding more is not out."""
+    left = {seat: prior.cards_left(seat) for seat in range(SEAT_COUNT) if seat != but}
+    return {seat: count for seat, count in left.items() if count is not None and 0 < count <= 2}
 
 
 def _rules_take(prior: Prior, seat: int, cards: str) -> Callable[[Any, Items, Mend], bool]:
@@ -416,10 +425,7 @@ class RoundRecord:
         that card, and to lead the trick it won, while the table plays on without it: each
         play after refused (seat 4 went out with JJ read J beside a faint J, and the next 13
         plays were held for "seat 4 leads this trick" until the end of the round)."""
-        left = {other: prior.cards_left(other) for other in range(SEAT_COUNT) if other != seat}
-        # At most two cards changed (two_changes): a seat holding more is not out.
-        short = {other: count for other, count in left.items()
-                 if count is not None and 0 < count <= 2}
+        short = nearly_out(prior, but=seat)
         if not short:
             return []
         found = self.cheapest(self.tricks, Replay(self.tricks), self.readings_going_out(short),

@@ -117,7 +117,7 @@ from numpy.typing import NDArray
 
 from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
-from tracker.history import Mend, RoundRecord, Trick, TrickPlay, taken_with
+from tracker.history import Mend, RoundRecord, Trick, TrickPlay, nearly_out, taken_with
 from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes, over_alike
 from tracker.prior import Event, Prior, round_open
 from tracker.readings import (
@@ -938,10 +938,8 @@ class PlaySegmenter:
         trick") while that play showed nothing amiss. On 67 rendered rounds it holds three
         plays: that one, and two right ones in games gone astray before, by plays held
         already."""
-        for other in range(SEAT_COUNT):
-            left = prior.cards_left(other)
-            if (other == seat or left is None or not 0 < left <= 2
-                    or not (prior.may_act(other) and prior.leads(other))):
+        for other, left in nearly_out(prior, but=seat).items():
+            if not (prior.may_act(other) and prior.leads(other)):
                 continue
             last = self._round.last_play_of(other)
             if last is not None and not last.held:
