@@ -208,6 +208,11 @@ class RoundRecord:
         answered = trick.plays[-1]
         return None if answered.seat == seat else answered
 
+    def trick_of(self, play: TrickPlay) -> int:
+        """The index of the round's trick holding ``play``."""
+        return next(k for k, trick in enumerate(self.tricks)
+                    if any(other is play for other in trick.plays))
+
     def last_play_of(self, seat: int) -> TrickPlay | None:
         """The last play of the round from ``seat`` (``None``: none)."""
         return next((play for trick in reversed(self.tricks) for play in reversed(trick.plays)
@@ -488,8 +493,7 @@ class RoundRecord:
         """Take the checkpoints of the tricks after the first of ``after``'s again, from its
         trick's, by ``prior``, now that those plays read otherwise: they were taken with the
         plays as reported then."""
-        first = next(k for k, trick in enumerate(self.tricks)
-                     if any(play is changed for play in trick.plays for changed in after))
+        first = min(self.trick_of(play) for play in after)
         for k in range(first + 1, len(self.tricks)):
             before = self.tricks[k - 1]
             if before.checkpoint is not None:

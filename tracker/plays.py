@@ -443,9 +443,8 @@ class PlaySegmenter:
         events, _ = self._revise(changes, after=f"{why} with " + " and ".join(
             f"seat {seat} holding {left[seat]} card(s)"
             for seat in sorted({play.seat for play, _ in changes})))
-        trick_of = {id(mend.changes[0][0]): mend.trick for mend in candidates}
         for play, reading in changes:
-            if not any(trick.gathered for trick in self._round.tricks[trick_of[id(play)]:]):
+            if not any(trick.gathered for trick in self._round.tricks[self._round.trick_of(play):]):
                 # its cards lie there still
                 self._memory = Detections.merge([self._memory, reading.taken])
         self._feed_deal(events)
