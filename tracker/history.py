@@ -352,13 +352,16 @@ class RoundRecord:
         longer = []
         for play in trick.plays:
             others = self.alternatives(play) if more == 1 else self.two_changes(play)
-            longer.append([Mend.one(play, r) for r in sorted(
-                (r for r in others if len(r.cards) == count),
-                key=lambda r: r.cost)[:LONGER_READINGS]])
+            longer.append(sorted((r for r in others if len(r.cards) == count),
+                                 key=lambda r: r.cost)[:LONGER_READINGS])
             if not longer[-1]:   # this play cannot be read longer: the trick cannot
                 return []
-        found = self.cheapest([trick], Replay([trick]), map(Mend.together,
-                                                             itertools.product(*longer)),
+        # Up to LONGER_READINGS ** plays ways: only the cheapest few become mends to weigh.
+        together = sorted(itertools.product(*longer),
+                          key=lambda readings: sum(r.cost for r in readings))
+        found = self.cheapest([trick], Replay([trick]),
+                              [Mend(tuple(zip(trick.plays, readings, strict=True)))
+                               for readings in together[:self.max_revisions]],
                               good=_rules_take(prior, seat, cards))
         return list(found.changes) if found is not None else []
 
