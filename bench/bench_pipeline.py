@@ -47,6 +47,11 @@ was calibrated and turned by up to as much at the picture's corners, and stays t
 webcam clamped to a table does when someone leans on it. ``--no-steady`` turns off following
 the camera (:mod:`vision.stabilize`), to measure what it saves.
 
+``--frame-scale S`` films the game with a camera of another resolution: each frame scaled by S
+(1.5: 1920×1080; 0.5: 640×360) and the table file with it (``TableLayout.resized``), as a
+table calibrated on that camera's pictures. Upscaled frames are softer than a sharper camera's
+would be; the speed figures include the scaling.
+
 ``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
 rerun after a tracker change reads only the views it has not seen (its speed figures then say
 nothing).
@@ -227,6 +232,16 @@ def as_a_webcam(source: Iterable[Frame], *, noise: float, flicker: float, seed: 
         yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
 
 
+def filmed_at(source: Iterable[Frame], size: tuple[int, int]) -> Iterator[Frame]:
+    """``source``'s frames scaled to ``size`` (width, height), as a camera of that
+    resolution would film them."""
+    for frame in source:
+        shrinking = size[0] < frame.image.shape[1]
+        image = cv2.resize(frame.image, size,
+                           interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+        yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
+
+
 def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int,
                   moved: float = 0.0) -> Iterator[Frame]:
     """``source``'s frames filmed by a camera that someone bumps now and then, by up to
@@ -278,7 +293,14 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
               f"{time.perf_counter() - started:.0f} s")
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
     table = TableLayout.load(folder / "table.json")
+    view = load_view(folder / "table.json", table.image_size)
     source: Any = frames(folder / "game.mp4")
+    if args.frame_scale != 1:
+        width, height = table.image_size
+        table = table.resized((round(width * args.frame_scale), round(height * args.frame_scale)))
+        source = filmed_at(source, table.image_size)
+        if view is not None:
+            view = np.asarray(cv2.resize(view, table.image_size), np.uint8)
     if args.camera_noise or args.flicker:
         source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
     if args.shake or args.moved:
@@ -317,7 +339,7 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      max_revisions=args.max_revisions, look_ahead=args.look_ahead,
                      review_conf=args.review_conf, round_gap=args.round_gap,
                      steady=args.steady,
-                     view=load_view(folder / "table.json", table.image_size)).run(on_event)
+                     view=view).run(on_event)
     if isinstance(detector, CachedDetector):
         detector.save()
     name = ("events-oracle.jsonl" if args.oracle else "events-operator.jsonl" if args.operator
@@ -407,6 +429,9 @@ def main() -> int:
     parser.add_argument("--moved", type=float, default=0.0, metavar="PIXELS",
                         help="the camera moved by up to PIXELS since the table was calibrated "
                              "(default 0)")
+    parser.add_argument("--frame-scale", type=float, default=1.0, metavar="S",
+                        help="film at S times the video's resolution, the table file scaled "
+                             "with it (default 1; 1.5: 1920x1080)")
     parser.add_argument("--no-steady", dest="steady", action="store_false",
                         help="do not follow the camera's moves (frames are taken as they come)")
     parser.add_argument("--show-wrong", action="store_true",

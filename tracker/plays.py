@@ -766,20 +766,8 @@ class PlaySegmenter:
                         "review": bool(reasons)}
         if reasons:
             event["reason"] = "; ".join(reasons)
-        doubted = self._round.answered(seat) if objection and not revision else None
-        if doubted is not None and len(cards) != len(doubted.reading.cards):
-            # Either may be read short or long (6666 read 666, the answer SJ AAA refused), and
-            # so may each play of the trick that the doubted one agrees with: every answer's
-            # count was read against the play before it (25 led read 5, then JJ read J).
-            for play in self._round.last_plays_of_one_count():   # doubted the last of them
-                if not play.held:
-                    which = ("it" if play is doubted
-                             else f"seat {doubted.seat}'s play of this trick")
-                    events.append(self._correction(
-                        play, play.reading.cards, f"seat {seat} answered {which} with "
-                        f"{len(cards)} cards, refused: either count may be off"))
-        if objection and not revision and prior is not None and prior.leads(seat):
-            events += self._out_but_held_to_lead(prior, seat)
+        if objection and not revision and prior is not None:
+            events += self._doubted_by_refusal(prior, seat, cards)
         events.append(self._numbered(event))
         if prior is not None:
             self._round.tricks[-1].plays.append(TrickPlay(
@@ -927,16 +915,34 @@ class PlaySegmenter:
             return recounted
         return None
 
-    def _out_but_held_to_lead(self, prior: Prior, seat: int) -> list[Event]:
-        """When ``seat`` leads, refused, while the rules hold another seat to lead with one or
-        two cards left, that seat's last play, held for review (unless it is already): the
-        table played on without it, so it went out, and one of its plays was read short. No
-        reading of one with the cards missing was found (a strip no box finds), so each
-        stands as read, and the last is where the operator starts: 33333, a seat's last
-        cards led, read 3333 at 0.695, then every later lead refused ("seat 0 leads this
-        trick") while that play showed nothing amiss. On 67 rendered rounds it holds three
-        plays: that one, and two right ones in games gone astray before, by plays held
-        already."""
+    def _doubted_by_refusal(self, prior: Prior, seat: int, cards: Detections) -> list[Event]:
+        """The corrections holding for review the earlier plays that ``cards`` from ``seat``
+        cast doubt on, refused and mended by nothing (each held once).
+
+        An answer of another count than the play it answers: either may be read short or long
+        (6666 read 666, the answer SJ AAA refused), and so may each play of the trick of that
+        count just before it, since every answer's count was read against the play before it
+        (25 led read 5, then JJ read J).
+
+        A lead while the rules hold another seat to lead with one or two cards left: the table
+        played on without that seat, so it went out, and one of its plays was read short. No
+        reading of one with the cards missing was found (a strip no box finds), so each stands
+        as read, and its last is where the operator starts: 33333, a seat's last cards led,
+        read 3333 at 0.695, then every later lead refused ("seat 0 leads this trick") while
+        that play showed nothing amiss. On 67 rendered rounds this holds three plays: that
+        one, and two right ones in games gone astray before, by plays held already."""
+        answered = self._round.answered(seat)
+        if answered is not None:
+            if len(cards) == len(answered.reading.cards):
+                return []
+            trick_play = f"seat {answered.seat}'s play of this trick"
+            return [self._correction(
+                play, play.reading.cards, f"seat {seat} answered "
+                f"{'it' if play is answered else trick_play} with {len(cards)} cards, refused: "
+                f"either count may be off")
+                for play in self._round.last_plays_of_one_count() if not play.held]
+        if not prior.leads(seat):
+            return []
         for other, left in nearly_out(prior, but=seat).items():
             if not (prior.may_act(other) and prior.leads(other)):
                 continue

@@ -257,6 +257,31 @@ class TableLayout:
         seats = tuple(Seat(s.index, s.polygon, n) for s, n in zip(self.seats, names))
         return TableLayout(self.image_size, self.play_area, seats, self.homography)
 
+    def resized(self, image_size: tuple[int, int]) -> TableLayout:
+        """The same layout on the camera's pictures filmed at ``image_size`` (each axis scaled
+        on its own): the zones cover the same cloth, the top-down view is unchanged.
+
+        >>> layout = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)],
+        ...                              (1280, 720))
+        >>> big = layout.resized((1920, 1080))
+        >>> big.play_area[0], big.seat_at((960, 900))
+        ((510.0, 90.0), 0)
+        """
+        width, height = image_size
+        if width <= 0 or height <= 0:
+            raise TableLayoutError(f"image_size must be positive, got {image_size}")
+        sx, sy = width / self.image_size[0], height / self.image_size[1]
+
+        def scaled(points: tuple[Point, ...]) -> tuple[Point, ...]:
+            return tuple((x * sx, y * sy) for x, y in points)
+
+        # A point of the new pictures is one of the old ones scaled: undo that before mapping.
+        homography = None if self.homography is None else tuple(
+            tuple(row) for row in (np.asarray(self.homography, np.float64)
+                                   @ np.diag([1 / sx, 1 / sy, 1.0])).tolist())
+        seats = tuple(Seat(s.index, scaled(s.polygon), s.name) for s in self.seats)
+        return TableLayout((width, height), scaled(self.play_area), seats, homography)
+
     # -- JSON ------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

@@ -125,6 +125,23 @@ def test_four_clicked_corners_of_an_oblique_mat_give_a_regular_hexagon_on_the_ta
     assert layout.seat_at((640, 640)) == 0 and layout.seat_at((640, 120)) == 3
 
 
+def test_a_layout_resized_to_another_camera_resolution_covers_the_same_cloth():
+    corners = [(440, 100), (840, 100), (940, 660), (340, 660)]
+    layout = TableLayout.from_corners(corners, (1280, 720), names=["东", None, None, None, None, None])
+    wide = layout.resized((1920, 1080))        # the same camera filming at 1080p
+    squeezed = layout.resized((640, 480))      # each axis on its own: 0.5 across, 2/3 down
+    assert wide.image_size == (1920, 1080) and wide.seats[0].name == "东"
+    for resized, (sx, sy) in ((wide, (1.5, 1.5)), (squeezed, (0.5, 2 / 3))):
+        scale = np.array([sx, sy])
+        np.testing.assert_allclose(resized.to_top(np.array(corners) * scale),
+                                   layout.to_top(corners), atol=1e-6)
+        for point in [(640, 640), (900, 560), (640, 120), (380, 160), (100, 100)]:
+            assert resized.seat_at(tuple(np.array(point) * scale)) == layout.seat_at(point)
+    assert TableLayout.from_json(wide.to_json()) == wide
+    with pytest.raises(TableLayoutError, match="image_size must be positive"):
+        layout.resized((0, 720))
+
+
 def test_from_corners_needs_four_corners():
     with pytest.raises(TableLayoutError, match="4 corners, got 3"):
         TableLayout.from_corners([(0, 0), (10, 0), (10, 10)], (1280, 720))
