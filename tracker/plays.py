@@ -654,13 +654,18 @@ class PlaySegmenter:
 
     def _seat_of(self, group: Detections) -> int:
         """The seat of one group of new cards: the zone of its middle, i.e. the nearer seat;
-        if it lies across zones the rules may choose among the zones it touches: the one seat
-        from which they take the play, else the one seat they let act. A seat's last cards
-        may be a play out of turn (3333 laid across two zones by the seat going out with
+        if its sure cards lie across zones the rules may choose among those zones: the one
+        seat from which they take the play, else the one seat they let act. A seat's last
+        cards may be a play out of turn (3333 laid across two zones by the seat going out with
         them, whose neighbour, to act, may not play them there)."""
         middle = group.center.mean(axis=0)
         seat = int(self.zones.seat_of_points(middle[None])[0])
-        touched = sorted(({int(s) for s in group.data["seat"]} | {seat}) - {-1})
+        # An unsure card says little of where the play lies (a card of the play before, read
+        # anew beside it), and the rules would take the play from that play's seat as a lead
+        # after all passed: they choose among the zones of its sure cards only.
+        sure = group.confidence >= self.review_conf
+        zones = group.data["seat"][sure] if sure.any() else group.data["seat"]
+        touched = sorted(({int(s) for s in zones} | {seat}) - {-1})
         prior = self._rules()
         if prior is not None and len(touched) > 1:
             cards = format_play(group.class_id)

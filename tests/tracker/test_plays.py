@@ -142,6 +142,19 @@ def test_the_seat_the_rules_take_a_straddling_play_from_comes_first(zones):
     assert plays(events) == [(1, "6666")] and not events[0]["review"]
 
 
+def test_an_unsure_card_reaching_into_a_zone_does_not_let_the_rules_give_it_the_play(zones,
+                                                                                      layout):
+    # Seat 0 just played; seat 1 answers KKKK, and a card of seat 0's play, read anew as an
+    # unsure 2, joins it from across the border. The rules would take 2KKKK from seat 0 alone
+    # (a lead of its own after everyone passed), but only that card lies in seat 0's zone.
+    prior = FakePrior(to_act=[1], objections={(1, "2KKKK"): "rules: 5 cards against 4"})
+    segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
+    answer = [*fan("KKKK", 760, 440), ("2", 700, 500, 0.3)]
+    assert [layout.seat_at((x, y)) for _, x, y, *_ in answer] == [1, 1, 1, 1, 0]
+    events = hold(segmenter, cards(*answer), 0.0, 1.0)
+    assert plays(events) == [(1, "KKKK")] and events[0]["review"]
+
+
 def test_the_rules_flag_a_play_but_never_change_its_cards(zones):
     prior = FakePrior(objections={(3, "KKK"): "the led play had 2 cards"})
     segmenter = PlaySegmenter(zones, window=0.5, prior=prior)
