@@ -157,14 +157,19 @@ class Stabilizer:
         reference: the picture the table was calibrated on (the camera's view then, at
             ``image_size``), when kept: the camera is followed from it, not from its first
             frame.
+        reported_size: ``(width, height)`` of the pictures whose pixels :attr:`stats` gives
+            the pose in (default ``image_size``): the camera's own, for frames enlarged
+            before they are followed.
     """
 
     def __init__(self, image_size: tuple[int, int], *, scale: float = 0.25,
                  tolerance: float = 1.5, min_corners: int = 12, min_cells: int = 8,
                  min_share: float = 0.3,
                  settle: float = 0.5, give_up: float = 2.0, refresh_share: float = 0.6,
-                 reference: NDArray[np.uint8] | None = None) -> None:
+                 reference: NDArray[np.uint8] | None = None,
+                 reported_size: tuple[int, int] | None = None) -> None:
         self.image_size = image_size
+        self.reported_size = reported_size or image_size
         self.scale = scale
         self.tolerance = tolerance
         self.min_corners = min_corners
@@ -456,7 +461,8 @@ class Stabilizer:
         """Count and report the camera's new pose."""
         matrix = self._pose
         centre = np.array([self.image_size[0] / 2, self.image_size[1] / 2, 1.0])
-        dx, dy = (matrix @ centre - centre)[:2]
+        dx, dy = ((matrix @ centre - centre)[:2] * self.reported_size
+                  / np.asarray(self.image_size, np.float64))
         turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
         self.stats.pose = CameraPose(round(float(dx), 1), round(float(dy), 1), round(turn, 2))
         self.stats.moves += 1
