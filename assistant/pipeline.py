@@ -119,9 +119,10 @@ it, so the second boxes a looser threshold lets through cost little there."""
 WORKING_SIDE = 720
 """Fewest pixels along the shorter side of the pictures the pipeline works on: the card
 models and the tracker's tolerances in pixels were made on 1280×720 pictures, and a smaller
-camera's frames are enlarged to this before anything else (:func:`working_layout`). Seeds 412
-and 442 filmed at 640×360 read 188/208 plays at that size, 208/208 enlarged. Larger pictures
-are worked on as they come (at 1920×1080, 10 rounds read 998/1000 plays)."""
+camera's frames are enlarged to this before anything else (:func:`working_layout`): ten
+rounds filmed at 640×360 read 967/975 plays so (seed 412: 108/108, and 88/108 at its own
+size). Larger pictures are worked on as they come: at 1920×1080, 964/964 plays of ten rounds
+(docs/vision-pipeline.md, *The working size*)."""
 
 CARDS_MOVED_MIN = 2
 """Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
