@@ -940,12 +940,15 @@ class PlaySegmenter:
         if answered is not None:
             if len(cards) == len(answered.reading.cards):
                 return []
-            trick_play = f"seat {answered.seat}'s play of this trick"
-            return [self._correction(
-                play, play.reading.cards, f"seat {seat} answered "
-                f"{'it' if play is answered else trick_play} with {len(cards)} cards, refused: "
-                f"either count may be off")
-                for play in self._round.last_plays_of_one_count() if not play.held]
+            corrections = []
+            for play in self._round.last_plays_of_one_count():
+                if not play.held:
+                    which = ("it" if play is answered
+                             else f"seat {answered.seat}'s play of this trick")
+                    corrections.append(self._correction(
+                        play, play.reading.cards, f"seat {seat} answered {which} with "
+                        f"{len(cards)} cards, refused: either count may be off"))
+            return corrections
         if not prior.leads(seat):
             return []
         for other, left in nearly_out(prior, but=seat).items():
