@@ -117,12 +117,12 @@ read only for a play whose count is in doubt, and a card is taken in only when m
 it, so the second boxes a looser threshold lets through cost little there."""
 
 WORKING_SIDE = 720
-"""Fewest pixels along the shorter side of the pictures the pipeline works on: the card
-models and the tracker's tolerances in pixels were made on 1280×720 pictures, and a smaller
-camera's frames are enlarged to this before anything else (:func:`working_layout`): ten
-rounds filmed at 640×360 read 967/975 plays so (seed 412: 108/108, and 88/108 at its own
-size). Larger pictures are worked on as they come: at 1920×1080, 964/964 plays of ten rounds
-(docs/vision-pipeline.md, *The working size*)."""
+"""Pixels along the shorter side of the pictures the pipeline works on: the card models and
+the tracker's tolerances in pixels were made on 1280×720 pictures, and every camera's frames
+are scaled to this before anything else (:func:`working_layout`). Enlarged, ten rounds
+filmed at 640×360 read 967/975 plays (seed 412: 108/108, and 88/108 at its own size); read
+as they came, eleven filmed at 1920×1080 read 1057/1064, seed 423 losing 7 pairs' second
+cards (docs/vision-pipeline.md, *The working size*)."""
 
 CARDS_MOVED_MIN = 2
 """Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
@@ -145,16 +145,16 @@ CARDS_MOVED_ERROR = 4.0
 
 
 def working_layout(table: TableLayout) -> TableLayout:
-    """``table`` as the pipeline works on it: drawn on pictures enlarged to a shorter side of
-    :data:`WORKING_SIDE` pixels when its own are smaller, else itself.
+    """``table`` as the pipeline works on it: drawn on pictures scaled to a shorter side of
+    :data:`WORKING_SIDE` pixels (itself when its own have that).
 
     >>> small = TableLayout.default([(170, 30), (470, 30), (470, 330), (170, 330)], (640, 360))
-    >>> working_layout(small).image_size, working_layout(working_layout(small)).image_size
+    >>> working_layout(small).image_size, working_layout(small.resized((1920, 1080))).image_size
     ((1280, 720), (1280, 720))
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)
-    if scale <= 1:
+    if scale == 1:
         return table
     return table.resized((round(width * scale), round(height * scale)))
 
@@ -348,9 +348,9 @@ class Pipeline:
         source: anything :func:`vision.capture.frames` opens (camera index, file, URL, folder),
             or an iterable of :class:`~vision.capture.Frame` values.
         table: the table layout (its ``image_size`` should match the frames; frames of another
-            size are scaled to it). Pictures smaller than :data:`WORKING_SIDE` are worked on
-            enlarged (:func:`working_layout`, :attr:`zones`), and handed to ``on_frame`` in the
-            table's pixels.
+            size are scaled to it). They are worked on scaled to :data:`WORKING_SIDE` pixels
+            on their shorter side (:func:`working_layout`, :attr:`zones`), and handed to
+            ``on_frame`` in the table's pixels.
         detector: ``image -> Detections``; ``None`` loads the shipped ONNX model
             (:class:`vision.detector.Detector`); one of dynamic input size is fitted to the
             largest view it will see (:meth:`~vision.detector.Detector.fit_input`), so every

@@ -158,8 +158,8 @@ class Stabilizer:
             ``image_size``), when kept: the camera is followed from it, not from its first
             frame.
         reported_size: ``(width, height)`` of the pictures whose pixels :attr:`stats` gives
-            the pose in (default ``image_size``): the camera's own, for frames enlarged
-            before they are followed.
+            the pose in (default ``image_size``): the camera's own, for frames scaled before
+            they are followed.
     """
 
     def __init__(self, image_size: tuple[int, int], *, scale: float = 0.25,

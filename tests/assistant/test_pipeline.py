@@ -331,9 +331,11 @@ def test_a_dynamic_detector_is_fitted_to_the_largest_view_it_will_see(per_zone):
     assert detector.fitted[-1] > detector.fitted[0] or not per_zone
 
 
-def test_a_small_cameras_frames_are_worked_on_enlarged_and_shown_at_their_own_size():
+@pytest.mark.parametrize("scale", [0.5, 1.5], ids=["640x360", "1920x1080"])
+def test_a_cameras_frames_are_worked_on_at_720_and_shown_at_their_own_size(scale):
     fives = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]
-    frames = [replace(frame, image=cv2.resize(frame.image, (640, 360), interpolation=cv2.INTER_AREA))
+    size = (round(1280 * scale), round(720 * scale))
+    frames = [replace(frame, image=cv2.resize(frame.image, size, interpolation=cv2.INTER_AREA))
               for frame in film([(1.0, []), (2.0, fives)])]
     crops, shown, events = [], [], []
 
@@ -341,16 +343,17 @@ def test_a_small_cameras_frames_are_worked_on_enlarged_and_shown_at_their_own_si
         crops.append(max(image.shape[:2]))
         return blob_detector(image)
 
-    pipeline = Pipeline(frames, LAYOUT.resized((640, 360)), detector)
+    pipeline = Pipeline(frames, LAYOUT.resized(size), detector)
     pipeline.run(events.append, on_frame=lambda frame, found: shown.append((frame, found)))
     assert [(e["seat"], e["cards"]) for e in events] == [(0, "55")]
-    # The detector read the zones as a 1280x720 camera's, the cards as large as it learnt them.
+    # The detector read the zones as a 1280x720 camera's, the cards at the size it learnt.
     assert pipeline.zones.layout.image_size == (1280, 720)
-    assert max(crops) == max(max(size) for size in SeatZones(LAYOUT).crop_sizes)
+    assert max(crops) == max(max(crop) for crop in SeatZones(LAYOUT).crop_sizes)
     # The live view gets the camera's own frames, the boxes in their pixels.
     frame, found = shown[-1]
-    assert frame.image.shape[:2] == (360, 640)
-    np.testing.assert_allclose(found.xyxy, [[300, 265, 320, 295], [324, 265, 344, 295]], atol=1.5)
+    assert frame.image.shape[:2] == (size[1], size[0])
+    np.testing.assert_allclose(found.xyxy / scale, [[600, 530, 640, 590], [648, 530, 688, 590]],
+                               atol=2)
 
 
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():
