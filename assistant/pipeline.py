@@ -120,9 +120,9 @@ WORKING_SIDE = 720
 """Pixels along the shorter side of the pictures the pipeline works on: the card models and
 the tracker's tolerances in pixels were made on 1280×720 pictures, and every camera's frames
 are scaled to this before anything else (:func:`working_layout`). Enlarged, ten rounds
-filmed at 640×360 read 967/975 plays (seed 412: 108/108, and 88/108 at its own size); read
-as they came, eleven filmed at 1920×1080 read 1057/1064, seed 423 losing 7 pairs' second
-cards (docs/vision-pipeline.md, *The working size*)."""
+filmed at 640×360 read 967/975 plays (seed 412: 108/108, and 88/108 at its own size);
+eleven filmed at 1920×1080 read 1062/1064 shrunk, 1057/1064 as they came, seed 423 losing
+seven pairs' second cards (docs/vision-pipeline.md, *The working size*)."""
 
 CARDS_MOVED_MIN = 2
 """Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
