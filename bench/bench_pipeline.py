@@ -50,8 +50,8 @@ the camera (:mod:`vision.stabilize`), to measure what it saves.
 ``--frame-scale S`` films the game with a camera of another resolution: each frame scaled by S
 (1.5: 1920×1080; 0.5: 640×360) and the table file with it (``TableLayout.resized``), as a
 table calibrated on that camera's pictures; the pipeline scales them to
-``assistant.pipeline.WORKING_SIDE`` pixels on their shorter side. Upscaled frames are softer than a sharper camera's would
-be; the speed figures include the scaling.
+``assistant.pipeline.WORKING_SIDE`` pixels on their shorter side. Upscaled frames are softer
+than a sharper camera's would be; the speed figures include the scaling.
 
 ``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
 rerun after a tracker change reads only the views it has not seen (its speed figures then say

@@ -664,8 +664,8 @@ class PlaySegmenter:
         # anew beside it), and the rules would take the play from that play's seat as a lead
         # after all passed: they choose among the zones of its sure cards only.
         sure = group.confidence >= self.review_conf
-        zones = group.data["seat"][sure] if sure.any() else group.data["seat"]
-        touched = sorted(({int(s) for s in zones} | {seat}) - {-1})
+        lying_in = group.data["seat"][sure] if sure.any() else group.data["seat"]
+        touched = sorted(({int(s) for s in lying_in} | {seat}) - {-1})
         prior = self._rules()
         if prior is not None and len(touched) > 1:
             cards = format_play(group.class_id)
