@@ -270,17 +270,34 @@ class TableLayout:
         width, height = image_size
         if width <= 0 or height <= 0:
             raise TableLayoutError(f"image_size must be positive, got {image_size}")
-        sx, sy = width / self.image_size[0], height / self.image_size[1]
+        return self.transformed(np.diag([width / self.image_size[0],
+                                         height / self.image_size[1], 1.0]), image_size)
 
-        def scaled(points: tuple[Point, ...]) -> tuple[Point, ...]:
-            return tuple((x * sx, y * sy) for x, y in points)
+    def transformed(self, matrix: NDArray[Any] | Sequence[Sequence[float]],
+                    image_size: tuple[int, int]) -> TableLayout:
+        """The same layout on pictures of ``image_size`` whose pixels are this layout's moved
+        by ``matrix`` (3×3, a scale and shift or any homography): the zones cover the same
+        cloth, the top-down view is unchanged.
 
-        # A point of the new pictures is one of the old ones scaled: undo that before mapping.
+        >>> layout = TableLayout.default([(340, 60), (940, 60), (940, 660), (340, 660)],
+        ...                              (1280, 720))
+        >>> far = layout.transformed([[0.5, 0, 320], [0, 0.5, 180], [0, 0, 1]], (1280, 720))
+        >>> far.play_area[0], far.seat_at((640, 500)), far.seat_at((640, 100))
+        ((490.0, 210.0), 0, -1)
+        """
+        move = np.asarray(matrix, np.float64)
+        if move.shape != (3, 3) or not np.isfinite(move).all() or abs(np.linalg.det(move)) < 1e-12:
+            raise TableLayoutError(f"a layout is moved by an invertible 3x3 matrix, got {move}")
+
+        def moved(points: tuple[Point, ...]) -> tuple[Point, ...]:
+            return tuple((float(x), float(y)) for x, y in _apply(move, np.asarray(points)))
+
+        # A point of the new pictures is one of the old ones moved: undo that before mapping.
         homography = None if self.homography is None else tuple(
             tuple(row) for row in (np.asarray(self.homography, np.float64)
-                                   @ np.diag([1 / sx, 1 / sy, 1.0])).tolist())
-        seats = tuple(Seat(s.index, scaled(s.polygon), s.name) for s in self.seats)
-        return TableLayout((width, height), scaled(self.play_area), seats, homography)
+                                   @ np.linalg.inv(move)).tolist())
+        seats = tuple(Seat(s.index, moved(s.polygon), s.name) for s in self.seats)
+        return TableLayout(image_size, moved(self.play_area), seats, homography)
 
     # -- JSON ------------------------------------------------------------------------------
 

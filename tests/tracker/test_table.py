@@ -142,6 +142,25 @@ def test_a_layout_resized_to_another_camera_resolution_covers_the_same_cloth():
         layout.resized((0, 720))
 
 
+def test_a_layout_moved_into_a_far_cameras_picture_covers_the_same_cloth():
+    corners = [(440, 100), (840, 100), (940, 660), (340, 660)]
+    layout = TableLayout.from_corners(corners, (1280, 720))
+    move = np.array([[0.5, 0, 320], [0, 0.5, 180], [0, 0, 1]])   # twice as far, in the middle
+    far = layout.transformed(move, (1280, 720))
+
+    def moved(points):
+        return np.asarray(points, np.float64) * 0.5 + [320, 180]
+
+    np.testing.assert_allclose(far.to_top(moved(corners)), layout.to_top(corners), atol=1e-6)
+    np.testing.assert_allclose(far.play_area, moved(layout.play_area))
+    for point in [(640, 640), (900, 560), (640, 120), (380, 160), (100, 100)]:
+        assert far.seat_at(tuple(moved(point))) == layout.seat_at(point)
+    with pytest.raises(TableLayoutError, match="invertible 3x3 matrix"):
+        layout.transformed(np.zeros((3, 3)), (1280, 720))
+    with pytest.raises(TableLayoutError, match="invertible 3x3 matrix"):
+        layout.transformed([[1, 0], [0, 1]], (1280, 720))
+
+
 def test_from_corners_needs_four_corners():
     with pytest.raises(TableLayoutError, match="4 corners, got 3"):
         TableLayout.from_corners([(0, 0), (10, 0), (10, 10)], (1280, 720))
