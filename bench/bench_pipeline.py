@@ -53,6 +53,11 @@ table calibrated on that camera's pictures; the pipeline scales them to
 ``assistant.pipeline.WORKING_SIDE`` pixels on their shorter side. Upscaled frames are softer
 than a sharper camera's would be; the speed figures include the scaling.
 
+``--far S`` films the game from further away, or through a wider lens: each frame shrunk by S
+and set in the middle of a frame of its own size, the room around it a flat grey, and the table
+file with it (``TableLayout.transformed``). The cards are then S times as long as rendered; the
+pipeline enlarges pictures whose play area is small (``assistant.pipeline.PLAY_AREA_SIDE``).
+
 ``--cache-detections`` keeps the detector's answers per image in the game's folder, so that a
 rerun after a tracker change reads only the views it has not seen (its speed figures then say
 nothing).
@@ -99,6 +104,8 @@ from vision.detector import Detector
 from vision.render_game import TruthDetector, render_game
 
 ROOT = Path(__file__).resolve().parents[1]
+ROOM = (60, 60, 60)
+"""The grey about a table filmed from afar (``--far``)."""
 
 
 class NoisyTruth(TruthDetector):
@@ -243,6 +250,27 @@ def filmed_at(source: Iterable[Frame], size: tuple[int, int]) -> Iterator[Frame]
         yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
 
 
+def filmed_from_afar(source: Iterable[Frame], scale: float) -> Iterator[Frame]:
+    """``source``'s frames as a camera further away films them: shrunk by ``scale`` into the
+    middle of a frame of their own size (:func:`afar`), the room around them grey."""
+    for frame in source:
+        yield dataclasses.replace(frame, image=afar(frame.image, scale)[0])
+
+
+def afar(image: NDArray[np.uint8], scale: float) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """``image`` shrunk by ``scale`` into the middle of a grey picture of its size, and the
+    move (3×3) that takes its pixels there."""
+    height, width = image.shape[:2]
+    small = (round(width * scale), round(height * scale))
+    left, top = (width - small[0]) // 2, (height - small[1]) // 2
+    filmed = np.empty_like(image)
+    filmed[:] = ROOM
+    filmed[top:top + small[1], left:left + small[0]] = cv2.resize(image, small,
+                                                                  interpolation=cv2.INTER_AREA)
+    move = np.array([[small[0] / width, 0, left], [0, small[1] / height, top], [0, 0, 1]])
+    return filmed, move
+
+
 def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int,
                   moved: float = 0.0) -> Iterator[Frame]:
     """``source``'s frames filmed by a camera that someone bumps now and then, by up to
@@ -302,6 +330,13 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         source = filmed_at(source, table.image_size)
         if view is not None:
             view = np.asarray(cv2.resize(view, table.image_size), np.uint8)
+    if args.far != 1:
+        width, height = table.image_size
+        far_view, move = afar(view if view is not None else np.zeros((height, width, 3), np.uint8),
+                              args.far)
+        table = table.transformed(move, table.image_size)
+        source = filmed_from_afar(source, args.far)
+        view = far_view if view is not None else None
     if args.camera_noise or args.flicker:
         source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
     if args.shake or args.moved:
@@ -433,6 +468,9 @@ def main() -> int:
     parser.add_argument("--frame-scale", type=float, default=1.0, metavar="S",
                         help="film at S times the video's resolution, the table file scaled "
                              "with it (default 1; 1.5: 1920x1080)")
+    parser.add_argument("--far", type=float, default=1.0, metavar="S",
+                        help="film from further away: each frame shrunk by S into the middle "
+                             "of its own size, the table file with it (default 1)")
     parser.add_argument("--no-steady", dest="steady", action="store_false",
                         help="do not follow the camera's moves (frames are taken as they come)")
     parser.add_argument("--show-wrong", action="store_true",
