@@ -59,10 +59,12 @@ __all__ = [
     "CARDS_MOVED_TURN",
     "CLOSER_SCALES",
     "DEMO_SEED",
+    "MOST_ENLARGED",
     "NESTED_BELOW",
     "NESTED_CORNER",
     "NESTED_INSIDE",
     "PICTURE_QUALITY",
+    "PLAY_AREA_SIDE",
     "TURNED_SAME_IOU",
     "WORKING_SIDE",
     "ChangeDetector",
@@ -125,6 +127,18 @@ plays, against 953/975 enlarged bilinearly, softer, and 88/108 for seed 412 at i
 eleven filmed at 1920×1080 read 1062/1064 shrunk, 1057/1064 as they came, seed 423 losing
 seven pairs' second cards (docs/vision-pipeline.md, *The working size*)."""
 
+PLAY_AREA_SIDE = 440.0
+"""Fewest pixels, at the working size, of the side of a square as large as the play area in
+the picture. A camera far above the table, or one of a wide lens, shows the cards smaller
+than the card models learnt them, and its pictures are enlarged until the play area is this
+large (by at most :data:`MOST_ENLARGED`). The rendered games' play areas measure 445–657 px
+so (median 532, 79 rounds), their cards 90–112 px long on a play area 600 px square: none of
+them is enlarged."""
+MOST_ENLARGED = 3.0
+"""Most times a camera's pictures are enlarged for a small play area (:data:`PLAY_AREA_SIDE`):
+past that, a card is too few pixels for any enlarging to bring back, and the pictures cost the
+square of it."""
+
 CARDS_MOVED_MIN = 2
 """Fewest cards, in two seats' zones, that must have moved as one for the camera to have moved
 (:meth:`Pipeline._cards_moved`): a camera is bumped as often early in a trick, with a card or
@@ -147,14 +161,21 @@ CARDS_MOVED_ERROR = 4.0
 
 def working_layout(table: TableLayout) -> TableLayout:
     """``table`` as the pipeline works on it: drawn on pictures scaled to a shorter side of
-    :data:`WORKING_SIDE` pixels (itself when its own have that).
+    :data:`WORKING_SIDE` pixels, and enlarged further when its play area is smaller than
+    :data:`PLAY_AREA_SIDE` there (itself when neither scales it).
 
     >>> small = TableLayout.default([(170, 30), (470, 30), (470, 330), (170, 330)], (640, 360))
     >>> working_layout(small).image_size, working_layout(small.resized((1920, 1080))).image_size
     ((1280, 720), (1280, 720))
+    >>> far = TableLayout.default([(490, 210), (790, 210), (790, 510), (490, 510)], (1280, 720))
+    >>> working_layout(far).image_size    # a play area 300 px square, enlarged to 440
+    (1877, 1056)
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)
+    side = scale * math.sqrt(cv2.contourArea(np.asarray(table.play_area, np.float32)))
+    if side < PLAY_AREA_SIDE:
+        scale *= min(PLAY_AREA_SIDE / side, MOST_ENLARGED)
     if scale == 1:
         return table
     return table.resized((round(width * scale), round(height * scale)))
@@ -452,7 +473,9 @@ class Pipeline:
         """Use new seat zones from the next frame on (the operator recalibrated the table).
 
         Safe to call from another thread while :meth:`run` is going. Every zone is detected
-        afresh in its new shape; plays already committed stay as they are.
+        afresh in its new shape; plays already committed stay as they are. Zones whose play
+        area calls for another working size (:func:`working_layout`) wait for a table that
+        holds no card remembered (the trick gathered; at once before the first play).
         """
         if table.image_size != self.table.image_size:
             raise ValueError(f"the new table is for {table.image_size[0]}x{table.image_size[1]} "
@@ -589,11 +612,18 @@ class Pipeline:
         for frame in self._frames():
             if should_stop is not None and should_stop():
                 break
-            if self._next_table is not None:
-                self.table, self._next_table = self._next_table, None
-                self.zones = self.segmenter.zones = SeatZones(working_layout(self.table))
+            pending = self._next_table
+            working = None if pending is None else working_layout(pending)
+            # Cards remembered lie in the pixels of the size they were seen at.
+            if pending is not None and working is not None and (
+                    working.image_size == size or not self.segmenter.holds_cards):
+                self.table, self._next_table = pending, None
+                self.zones = self.segmenter.zones = SeatZones(working)
                 if self.stabilizer is not None:
                     self.stabilizer.recalibrated()
+                    if working.image_size != size:
+                        self.stabilizer.resized(working.image_size)
+                size = working.image_size
                 self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT

@@ -308,6 +308,12 @@ class PlaySegmenter:
         return self._memory
 
     @property
+    def holds_cards(self) -> bool:
+        """Whether cards on the table are remembered, the trick's or stragglers of the last
+        gather: their boxes are in the pixels of the zones they were seen in."""
+        return bool(len(self._memory) or len(self._leftovers))
+
+    @property
     def stable_since(self) -> float | None:
         """When the current picture started (``None`` before the first frame)."""
         return self._stable_since

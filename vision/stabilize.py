@@ -168,7 +168,6 @@ class Stabilizer:
                  settle: float = 0.5, give_up: float = 2.0, refresh_share: float = 0.6,
                  reference: NDArray[np.uint8] | None = None,
                  reported_size: tuple[int, int] | None = None) -> None:
-        self.image_size = image_size
         self.reported_size = reported_size or image_size
         self.scale = scale
         self.tolerance = tolerance
@@ -179,10 +178,7 @@ class Stabilizer:
         self.give_up = give_up
         self.refresh_share = refresh_share
         self.stats = StabilizerStats()
-        width, height = image_size
-        self._small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        self._corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]],
-                                 np.float64).T
+        self._sized(image_size)
         self._shrink = _resizing(scale)
         self._grow = np.linalg.inv(self._shrink)
         self._pose = np.eye(3)          # calibrated view → this camera's frame, in force
@@ -196,9 +192,17 @@ class Stabilizer:
         self._still_since = 0.0         # since when the pose in force has held
         self._lost_since: float | None = None
         self._reference = reference     # until the first frame
-        self._window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)   # for _shift
         self._searching = False         # looking for the calibrated view (the anchor) in frames
         self._next_search = 0.0         # when to look for it next
+
+    def _sized(self, image_size: tuple[int, int]) -> None:
+        """Follow frames of ``image_size``."""
+        self.image_size = image_size
+        width, height = image_size
+        self._small_size = (max(1, round(width * self.scale)), max(1, round(height * self.scale)))
+        self._corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]],
+                                 np.float64).T
+        self._window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)   # for _shift
 
     @property
     def pose(self) -> NDArray[np.float64]:
@@ -210,6 +214,20 @@ class Stabilizer:
         """The table was calibrated again on the view as it now stands (frames warped by the
         pose in force): a picture once past following is no more to be reported."""
         self.stats.message = None
+
+    def resized(self, image_size: tuple[int, int]) -> None:
+        """Follow the camera's frames scaled to ``image_size`` from the next one on (the same
+        view worked on at another size): the pose in force is kept, in their pixels, and the
+        corners are looked for afresh in the next frame, taken at that pose."""
+        factor = _resizing(image_size[0] / self.image_size[0], image_size[1] / self.image_size[1])
+        self._pose = factor @ self._pose @ np.linalg.inv(factor)
+        if self._reference is not None:
+            self._reference = np.asarray(cv2.resize(self._reference, image_size,
+                                                    interpolation=cv2.INTER_AREA), np.uint8)
+        self._sized(image_size)
+        self._anchor = None
+        self._points = self._found = np.empty((0, 1, 2), np.float32)
+        self._searching = False
 
     def moved_by(self, motion: NDArray[np.float64], image: NDArray[np.uint8], t: float) -> None:
         """The camera was found moved by other means than its corners (the cards it sees,
@@ -248,7 +266,7 @@ class Stabilizer:
             self._reference, self._searching = None, bool(len(self._points))
             self._next_search = t
         if self._anchor is None:
-            self._take_anchor(small, t)
+            self._take_anchor(small, t, pose=self._pose)
             return
         # Optical flow takes a brighter picture for a moved one: match the anchor's level.
         level = float(np.median(small[::4, ::4]))
@@ -571,10 +589,12 @@ def _card_fit(before: NDArray[np.float64], after: NDArray[np.float64], turn_span
     return motion
 
 
-def _resizing(scale: float) -> NDArray[np.float64]:
-    """The 3×3 map from a frame's pixels to those of its copy resized by ``scale``: pixel x
-    becomes (x + 0.5) · scale − 0.5, so that pixel centres line up."""
-    return np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1]])
+def _resizing(scale: float, scale_y: float | None = None) -> NDArray[np.float64]:
+    """The 3×3 map from a frame's pixels to those of its copy resized by ``scale`` (across,
+    and down unless ``scale_y`` says otherwise): pixel x becomes (x + 0.5) · scale − 0.5, so
+    that pixel centres line up."""
+    sy = scale if scale_y is None else scale_y
+    return np.array([[scale, 0, 0.5 * scale - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1]])
 
 
 def _grey(image: NDArray[np.uint8]) -> NDArray[np.uint8]:

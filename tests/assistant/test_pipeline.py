@@ -11,7 +11,16 @@ import pytest
 from numpy.typing import NDArray
 
 import rules
-from assistant.pipeline import CLOSER_SCALES, DEMO_SEED, ChangeDetector, Pipeline, demo_assets
+from assistant.pipeline import (
+    CLOSER_SCALES,
+    DEMO_SEED,
+    MOST_ENLARGED,
+    PLAY_AREA_SIDE,
+    ChangeDetector,
+    Pipeline,
+    demo_assets,
+    working_layout,
+)
 from tests.helpers import camera_pose, checked_cloth, filmed
 from tracker.table import Seat, TableLayout
 from tracker.zones import SeatZones
@@ -354,6 +363,76 @@ def test_a_cameras_frames_are_worked_on_at_720_and_shown_at_their_own_size(scale
     assert frame.image.shape[:2] == (size[1], size[0])
     np.testing.assert_allclose(found.xyxy / scale, [[600, 530, 640, 590], [648, 530, 688, 590]],
                                atol=2)
+
+
+def from_afar(image, scale):
+    """``image`` as a camera ``1 / scale`` times as far films it: shrunk into the middle of
+    its frame, the room about it grey; and the move of its pixels."""
+    height, width = image.shape[:2]
+    small = (round(width * scale), round(height * scale))
+    left, top = (width - small[0]) // 2, (height - small[1]) // 2
+    filmed = np.full_like(image, 40)
+    filmed[top:top + small[1], left:left + small[0]] = cv2.resize(image, small,
+                                                                  interpolation=cv2.INTER_AREA)
+    return filmed, np.array([[scale, 0, left], [0, scale, top], [0, 0, 1]])
+
+
+def test_a_far_cameras_small_play_area_is_enlarged_to_the_card_models_scale():
+    fives = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]
+    frames = film([(1.0, []), (2.0, fives)])
+    move = from_afar(frames[0].image, 0.5)[1]
+    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
+    far = LAYOUT.transformed(move, (1280, 720))     # a play area 300 px square
+    crops, shown, events = [], [], []
+
+    def detector(image):
+        crops.append(max(image.shape[:2]))
+        return blob_detector(image)
+
+    pipeline = Pipeline(frames, far, detector)
+    pipeline.run(events.append, on_frame=lambda frame, found: shown.append((frame, found)))
+    assert [(e["seat"], e["cards"]) for e in events] == [(0, "55")]
+    # Worked on enlarged until the play area is PLAY_AREA_SIDE square, the cards with it.
+    working = pipeline.zones.layout
+    area = cv2.contourArea(np.asarray(working.play_area, np.float32))
+    assert math.sqrt(area) == pytest.approx(PLAY_AREA_SIDE, rel=2e-3)
+    near = max(max(crop) for crop in SeatZones(LAYOUT).crop_sizes)
+    assert max(crops) == pytest.approx(near * PLAY_AREA_SIDE / 600, abs=2)
+    # The live view gets the camera's own frames, the boxes in their pixels.
+    frame, found = shown[-1]
+    assert frame.image.shape[:2] == (720, 1280)
+    np.testing.assert_allclose(found.xyxy, np.array([[600, 530, 640, 590], [648, 530, 688, 590]])
+                               * 0.5 + [320, 180] * 2, atol=2)
+
+
+def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gathered():
+    # A far camera first given wide zones; the operator draws the play area where it lies
+    # while seat 0's 55 is on the table. The trick is gathered, then seat 3 plays a king.
+    fives, king = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)], [(BLUE_KING, 620, 140)]
+    frames = film([(1.0, []), (2.0, fives), (2.0, []), (2.0, king)])
+    move = from_afar(frames[0].image, 0.5)[1]
+    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
+    far = LAYOUT.transformed(move, (1280, 720))
+    events, working = [], {}
+
+    def on_frame(frame, found):
+        working[frame.index] = pipeline.zones.layout.image_size
+        if frame.index == 20:
+            pipeline.set_table(far)
+
+    pipeline = Pipeline(frames, LAYOUT, blob_detector)
+    pipeline.run(events.append, on_frame=on_frame)
+    assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
+        ("play", 0, "55"), ("collect", None, None), ("play", 3, "K")]
+    # The 55 remembered kept the old size until it was swept away.
+    assert working[25] == (1280, 720) and working[45] == (1877, 1056)
+    assert pipeline.table is far
+
+
+def test_a_play_area_too_small_to_read_is_enlarged_no_more_than_most_enlarged():
+    speck = LAYOUT.transformed([[0.1, 0, 600], [0, 0.1, 330], [0, 0, 1]], (1280, 720))
+    assert working_layout(speck).image_size == (round(1280 * MOST_ENLARGED), 720 * MOST_ENLARGED)
+    assert working_layout(LAYOUT) is LAYOUT
 
 
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():

@@ -80,6 +80,28 @@ def test_a_bumped_camera_is_followed_and_its_frames_warped_back_to_the_table(dx,
     assert np.abs(steady[inside].astype(int) - image[inside]).mean() < 4
 
 
+def test_frames_worked_on_at_another_size_keep_the_pose_in_force():
+    # The table recalibrated into a larger working size while the camera stood moved: the
+    # same camera's frames, enlarged, are warped back by the same pose in their pixels.
+    stabilizer = Stabilizer(SIZE)
+    image = table()
+    t, _ = bump(stabilizer, image, (0, 0, 0), (0, 0, 0), t=0.0, steps=1, rest=3)
+    t, _ = bump(stabilizer, image, (0, 0, 0), (-31, 18, 0.4), t=t)
+    big = (2 * SIZE[0], 2 * SIZE[1])
+    stabilizer.resized(big)
+    for i in range(20):     # at rest, then nudged further
+        camera = pose(-31, 18, 0.4) if i < 5 else pose(-20, 10, 0.4)
+        steady = stabilizer.update(cv2.resize(filmed(image, camera), big), t + i / 25)
+    assert stabilizer.image_size == big
+    double = np.diag([2.0, 2.0, 1.0])
+    truth = double @ pose(-20, 10, 0.4) @ np.linalg.inv(double)
+    assert np.abs((stabilizer.pose - truth) @ (double @ CORNERS))[:2].max() < 2.0
+    told = stabilizer.stats.pose
+    assert stabilizer.stats.moves == 2 and (told.dx, told.dy) == pytest.approx((-20, 10), abs=1)
+    inside = (slice(160, -160), slice(160, -160))
+    assert np.abs(steady[inside].astype(int) - cv2.resize(image, big)[inside]).mean() < 4
+
+
 def test_moves_add_up_and_a_move_back_is_followed_too():
     stabilizer = Stabilizer(SIZE)
     image = table()
