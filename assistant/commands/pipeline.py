@@ -122,6 +122,10 @@ def process_command(args: argparse.Namespace) -> int:
           f"({stats.detector_calls} detector runs taking {stats.detector_seconds:.1f} s{latency})")
     print(f"plays committed: {stats.plays}, held for review: {stats.held}, "
           f"corrected later: {stats.corrections}, tricks gathered: {stats.collects}")
+    working = pipeline.zones.layout.image_size
+    if working != table.image_size:
+        print(f"pictures of {table.image_size[0]}x{table.image_size[1]} read at "
+              f"{working[0]}x{working[1]}, the cards as large as the models learnt them")
     if stats.capture is not None and stats.capture.dropped:
         print(f"frames skipped as unreadable: {stats.capture.dropped}", file=sys.stderr)
     motion = stats.camera_motion

@@ -108,6 +108,7 @@ def test_process_tells_how_often_the_camera_was_bumped(tmp_path, monkeypatch, ca
                  "--events", str(tmp_path / "events.jsonl"),
                  *([] if steady else ["--no-steady"])]) == 0
     printed = capsys.readouterr().out
+    assert "pictures of 640x480 read at 960x720, the cards as large as the models learnt" in printed
     told = re.search(r"camera moved 1 times, its frames held to the table's view \(at last "
                      r"([\d.]+) px", printed)
     assert (told is not None) is steady
