@@ -483,6 +483,20 @@ class Pipeline:
                              f"{self.table.image_size[0]}x{self.table.image_size[1]}")
         self._next_table = table
 
+    def _take_next_table(self, size: tuple[int, int]) -> TableLayout | None:
+        """Take on the table :meth:`set_table` left, if any, and return it as worked on
+        (:func:`working_layout`); ``None`` while none is left, or while one of another
+        working size than ``size`` must wait: cards remembered lie in the pixels of the size
+        they were seen at."""
+        pending = self._next_table
+        if pending is None:
+            return None
+        working = working_layout(pending)
+        if working.image_size != size and self.segmenter.holds_cards:
+            return None
+        self.table, self._next_table = pending, None
+        return working
+
     def _fit_detector(self) -> None:
         """Let a detector of dynamic input size (an ONNX :class:`~vision.detector.Detector`)
         see every view whole at native scale, the scale its cards were learnt at: the largest
@@ -612,12 +626,8 @@ class Pipeline:
         for frame in self._frames():
             if should_stop is not None and should_stop():
                 break
-            pending = self._next_table
-            working = None if pending is None else working_layout(pending)
-            # Cards remembered lie in the pixels of the size they were seen at.
-            if pending is not None and working is not None and (
-                    working.image_size == size or not self.segmenter.holds_cards):
-                self.table, self._next_table = pending, None
+            working = self._take_next_table(size)
+            if working is not None:
                 self.zones = self.segmenter.zones = SeatZones(working)
                 if self.stabilizer is not None:
                     self.stabilizer.recalibrated()
