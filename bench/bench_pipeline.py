@@ -253,20 +253,28 @@ def filmed_at(source: Iterable[Frame], size: tuple[int, int]) -> Iterator[Frame]
 def filmed_from_afar(source: Iterable[Frame], scale: float) -> Iterator[Frame]:
     """``source``'s frames as a camera further away films them: shrunk by ``scale`` into the
     middle of a frame of their own size (:func:`afar`), the room around them grey."""
+    room = None
     for frame in source:
-        yield dataclasses.replace(frame, image=afar(frame.image, scale)[0])
+        if room is None:
+            room = np.empty_like(frame.image)
+            room[:] = ROOM
+        yield dataclasses.replace(frame, image=afar(frame.image, scale, room)[0])
 
 
-def afar(image: NDArray[np.uint8], scale: float) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-    """``image`` shrunk by ``scale`` into the middle of a grey picture of its size, and the
-    move (3×3) that takes its pixels there."""
+def afar(image: NDArray[np.uint8], scale: float, room: NDArray[np.uint8] | None = None
+         ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """``image`` shrunk by ``scale`` into the middle of a copy of ``room`` (default: grey),
+    and the move (3×3) that takes its pixels there."""
     height, width = image.shape[:2]
     small = (round(width * scale), round(height * scale))
     left, top = (width - small[0]) // 2, (height - small[1]) // 2
-    filmed = np.empty_like(image)
-    filmed[:] = ROOM
-    filmed[top:top + small[1], left:left + small[0]] = cv2.resize(image, small,
-                                                                  interpolation=cv2.INTER_AREA)
+    if room is None:
+        filmed = np.empty_like(image)
+        filmed[:] = ROOM
+    else:
+        filmed = room.copy()
+    cv2.resize(image, small, dst=filmed[top:top + small[1], left:left + small[0]],
+               interpolation=cv2.INTER_AREA)
     move = np.array([[small[0] / width, 0, left], [0, small[1] / height, top], [0, 0, 1]])
     return filmed, move
 

@@ -425,7 +425,7 @@ def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gat
     assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
         ("play", 0, "55"), ("collect", None, None), ("play", 3, "K")]
     # The 55 remembered kept the old size until it was swept away.
-    assert working[25] == (1280, 720) and working[45] == (1877, 1056)
+    assert working[25] == (1280, 720) and working[45] == (1876, 1056)
     assert pipeline.table is far
 
 
