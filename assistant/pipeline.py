@@ -129,11 +129,11 @@ seven pairs' second cards (docs/vision-pipeline.md, *The working size*)."""
 
 PLAY_AREA_SIDE = 440.0
 """Fewest pixels, at the working size, of the side of a square as large as the play area in
-the picture. A camera far above the table, or one of a wide lens, shows the cards smaller
-than the card models learnt them, and its pictures are enlarged until the play area is this
-large (by at most :data:`MOST_ENLARGED`). The rendered games' play areas measure 445–657 px
-so (median 532, 79 rounds), their cards 90–112 px long on a play area 600 px square: none of
-them is enlarged."""
+the picture, as the six seat zones together cover it. A camera far above the table, or one of
+a wide lens, shows the cards smaller than the card models learnt them, and its pictures are
+enlarged until the zones cover this much (by at most :data:`MOST_ENLARGED`). The rendered
+games' play areas measure 445–657 px so (median 532, 79 rounds), their cards 90–112 px long
+on a play area 600 px square: none of them is enlarged."""
 MOST_ENLARGED = 3.0
 """Most times a camera's pictures are enlarged for a small play area (:data:`PLAY_AREA_SIDE`):
 past that, a card is too few pixels for any enlarging to bring back, and the pictures cost the
@@ -161,8 +161,8 @@ CARDS_MOVED_ERROR = 4.0
 
 def working_layout(table: TableLayout) -> TableLayout:
     """``table`` as the pipeline works on it: drawn on pictures scaled to a shorter side of
-    :data:`WORKING_SIDE` pixels, and enlarged further when its play area is smaller than
-    :data:`PLAY_AREA_SIDE` there (itself when neither scales it).
+    :data:`WORKING_SIDE` pixels, and enlarged further when its seat zones together cover less
+    than a square :data:`PLAY_AREA_SIDE` pixels wide there (itself when neither scales it).
 
     >>> small = TableLayout.default([(170, 30), (470, 30), (470, 330), (170, 330)], (640, 360))
     >>> working_layout(small).image_size, working_layout(small.resized((1920, 1080))).image_size
@@ -177,7 +177,10 @@ def working_layout(table: TableLayout) -> TableLayout:
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)
-    side = scale * math.sqrt(cv2.contourArea(np.asarray(table.play_area, np.float32)))
+    # The zones, as the operator drew them, show where the cards land; calibrating in the
+    # dashboard moves them, not the play area a new camera's table file was given.
+    covered = sum(cv2.contourArea(np.asarray(seat.polygon, np.float32)) for seat in table.seats)
+    side = scale * math.sqrt(covered)
     if side < PLAY_AREA_SIDE:
         scale *= min(PLAY_AREA_SIDE / side, MOST_ENLARGED)
     if scale == 1:

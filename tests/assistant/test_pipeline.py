@@ -406,13 +406,14 @@ def test_a_far_cameras_small_play_area_is_enlarged_to_the_card_models_scale():
 
 
 def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gathered():
-    # A far camera first given wide zones; the operator draws the play area where it lies
-    # while seat 0's 55 is on the table. The trick is gathered, then seat 3 plays a king.
+    # A far camera first given wide zones; the operator draws them where the table lies, as
+    # the dashboard does (the play area stays), while seat 0's 55 is on the table. The trick
+    # is gathered, then seat 3 plays a king.
     fives, king = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)], [(BLUE_KING, 620, 140)]
     frames = film([(1.0, []), (2.0, fives), (2.0, []), (2.0, king)])
     move = from_afar(frames[0].image, 0.5)[1]
     frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
-    far = LAYOUT.transformed(move, (1280, 720))
+    far = replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats)
     events, working = [], {}
 
     def on_frame(frame, found):
