@@ -188,6 +188,15 @@ def working_layout(table: TableLayout) -> TableLayout:
     return table.resized((4 * round(width * scale / 4), 4 * round(height * scale / 4)))
 
 
+def _at_size(image: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
+    """``image`` scaled to ``size`` (width, height), itself when it has that size: by OpenCV's
+    area method, which averages when shrinking and repeats pixels when enlarging
+    (:data:`WORKING_SIDE` says why)."""
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
 def card_detector(model: str | Path | None = None, *, classifier: str | Path | None = None,
                   threads: int = 2, faint_conf: float = FAINT_CONF) -> Detector:
     """The ONNX card models (:class:`vision.detector.Detector`; ``None``: the shipped ones)
@@ -466,8 +475,8 @@ class Pipeline:
         where it has one to set."""
         self._fit_detector()
         size = self.zones.layout.image_size
-        if view is not None and (view.shape[1], view.shape[0]) != size:
-            view = np.asarray(cv2.resize(view, size, interpolation=cv2.INTER_LINEAR), np.uint8)
+        if view is not None:
+            view = _at_size(view, size)
         self.stabilizer = (Stabilizer(size, reference=view, reported_size=table.image_size)
                            if steady else None)
         """Follows the camera's moves (``steady``); kept across :meth:`set_table`."""
@@ -647,10 +656,7 @@ class Pipeline:
                 detections = still = Detections.empty()
                 views = {}
             arrived = time.perf_counter()
-            image = frame.image
-            if (image.shape[1], image.shape[0]) != size:
-                image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
-                                   np.uint8)
+            image = _at_size(frame.image, size)
             # One shrunk copy serves the stabilizer and the change detector.
             shrunk = changes.shrink(image)
             show = on_frame is not None and arrived - shown >= frame_every
@@ -723,8 +729,7 @@ class Pipeline:
         width, height = self.table.image_size
         if (image.shape[1], image.shape[0]) != (width, height):
             factors = np.array([width / image.shape[1], height / image.shape[0]] * 2, np.float32)
-            image = np.asarray(cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA),
-                               np.uint8)
+            image = _at_size(image, (width, height))
             detections = replace(detections, xyxy=detections.xyxy * factors)
         on_frame(frame if image is frame.image else replace(frame, image=image), detections)
 
