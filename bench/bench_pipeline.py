@@ -104,8 +104,8 @@ from vision.detector import Detector
 from vision.render_game import TruthDetector, render_game
 
 ROOT = Path(__file__).resolve().parents[1]
-ROOM = (60, 60, 60)
-"""The grey about a table filmed from afar (``--far``)."""
+ROOM = 60
+"""The grey level about a table filmed from afar (``--far``)."""
 
 
 class NoisyTruth(TruthDetector):
@@ -250,33 +250,24 @@ def filmed_at(source: Iterable[Frame], size: tuple[int, int]) -> Iterator[Frame]
         yield dataclasses.replace(frame, image=np.asarray(image, np.uint8))
 
 
-def filmed_from_afar(source: Iterable[Frame], scale: float) -> Iterator[Frame]:
-    """``source``'s frames as a camera further away films them: shrunk by ``scale`` into the
-    middle of a frame of their own size (:func:`afar`), the room around them grey."""
-    room = None
-    for frame in source:
-        if room is None:
-            room = np.empty_like(frame.image)
-            room[:] = ROOM
-        yield dataclasses.replace(frame, image=afar(frame.image, scale, room)[0])
-
-
-def afar(image: NDArray[np.uint8], scale: float, room: NDArray[np.uint8] | None = None
-         ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-    """``image`` shrunk by ``scale`` into the middle of a copy of ``room`` (default: grey),
-    and the move (3×3) that takes its pixels there."""
-    height, width = image.shape[:2]
+def afar(size: tuple[int, int], scale: float) -> NDArray[np.float64]:
+    """The move (3×3) of a picture of ``size`` shrunk by ``scale`` into the middle of a picture
+    of its own size, by whole pixels."""
+    width, height = size
     small = (round(width * scale), round(height * scale))
-    left, top = (width - small[0]) // 2, (height - small[1]) // 2
-    if room is None:
-        filmed = np.empty_like(image)
-        filmed[:] = ROOM
-    else:
-        filmed = room.copy()
+    return np.array([[small[0] / width, 0, (width - small[0]) // 2],
+                     [0, small[1] / height, (height - small[1]) // 2], [0, 0, 1]])
+
+
+def shrunk_into_room(image: NDArray[np.uint8], move: NDArray[np.float64]) -> NDArray[np.uint8]:
+    """``image`` moved by ``move`` (:func:`afar`) into a grey picture of its own size."""
+    height, width = image.shape[:2]
+    small = (round(width * move[0, 0]), round(height * move[1, 1]))
+    left, top = int(move[0, 2]), int(move[1, 2])
+    filmed = np.full_like(image, ROOM)
     cv2.resize(image, small, dst=filmed[top:top + small[1], left:left + small[0]],
                interpolation=cv2.INTER_AREA)
-    move = np.array([[small[0] / width, 0, left], [0, small[1] / height, top], [0, 0, 1]])
-    return filmed, move
+    return filmed
 
 
 def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: int,
@@ -339,12 +330,12 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
         if view is not None:
             view = np.asarray(cv2.resize(view, table.image_size), np.uint8)
     if args.far != 1:
-        width, height = table.image_size
-        far_view, move = afar(view if view is not None else np.zeros((height, width, 3), np.uint8),
-                              args.far)
+        move = afar(table.image_size, args.far)
         table = table.transformed(move, table.image_size)
-        source = filmed_from_afar(source, args.far)
-        view = far_view if view is not None else None
+        source = (dataclasses.replace(frame, image=shrunk_into_room(frame.image, move))
+                  for frame in source)
+        if view is not None:
+            view = shrunk_into_room(view, move)
     if args.camera_noise or args.flicker:
         source = as_a_webcam(source, noise=args.camera_noise, flicker=args.flicker, seed=seed)
     if args.shake or args.moved:
