@@ -123,9 +123,10 @@ WORKING_SIDE = 720
 the tracker's tolerances in pixels were made on 1280×720 pictures, and every camera's frames
 are scaled to this before anything else (:func:`working_layout`), by OpenCV's area method
 both ways. Enlarged so (each pixel repeated), ten rounds filmed at 640×360 read 967/975
-plays, against 953/975 enlarged bilinearly, softer, and 88/108 for seed 412 at its own size;
-eleven filmed at 1920×1080 read 1062/1064 shrunk, 1057/1064 as they came, seed 423 losing
-seven pairs' second cards (docs/vision-pipeline.md, *The working size*)."""
+plays, against 953/975 enlarged bilinearly, softer, 964/975 bicubically, and 88/108 for seed
+412 at its own size; eleven filmed at 1920×1080 read 1062/1064 shrunk, 1057/1064 as they
+came, seed 423 losing seven pairs' second cards (docs/vision-pipeline.md, *The working
+size*)."""
 
 PLAY_AREA_SIDE = 440.0
 """Fewest pixels, at the working size, of the side of a square as large as the play area in
