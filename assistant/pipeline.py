@@ -490,9 +490,9 @@ class Pipeline:
         """Use new seat zones from the next frame on (the operator recalibrated the table).
 
         Safe to call from another thread while :meth:`run` is going. Every zone is detected
-        afresh in its new shape; plays already committed stay as they are. Zones whose play
-        area calls for another working size (:func:`working_layout`) wait for a table that
-        holds no card remembered (the trick gathered; at once before the first play).
+        afresh in its new shape; plays already committed stay as they are. Zones that call
+        for another working size (:func:`working_layout`) wait for the trick in play to be
+        gathered (at once before the first play).
         """
         if table.image_size != self.table.image_size:
             raise ValueError(f"the new table is for {table.image_size[0]}x{table.image_size[1]} "
@@ -503,14 +503,17 @@ class Pipeline:
     def _take_next_table(self, size: tuple[int, int]) -> TableLayout | None:
         """Take on the table :meth:`set_table` left, if any, and return it as worked on
         (:func:`working_layout`); ``None`` while none is left, or while one of another
-        working size than ``size`` must wait: cards remembered lie in the pixels of the size
-        they were seen at."""
+        working size than ``size`` waits for the trick in play to be gathered: its plays
+        are weighed against each other in the pixels they were read in."""
         pending = self._next_table
         if pending is None:
             return None
         working = working_layout(pending)
-        if working.image_size != size and self.segmenter.holds_cards:
-            return None
+        if working.image_size != size:
+            if self.segmenter.holds_trick:
+                return None
+            self.segmenter.resized((working.image_size[0] / size[0],
+                                    working.image_size[1] / size[1]))
         self.table, self._next_table = pending, None
         return working
 

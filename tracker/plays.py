@@ -308,10 +308,25 @@ class PlaySegmenter:
         return self._memory
 
     @property
-    def holds_cards(self) -> bool:
-        """Whether cards on the table are remembered, the trick's or stragglers of the last
-        gather: their boxes are in the pixels of the zones they were seen in."""
-        return bool(len(self._memory) or len(self._leftovers))
+    def holds_trick(self) -> bool:
+        """Whether cards of a trick in play are remembered (none from a gather to the next
+        play)."""
+        return bool(len(self._memory))
+
+    def resized(self, factors: tuple[float, float]) -> None:
+        """The zones are now worked on in pictures scaled by ``factors`` (across, down): the
+        cards remembered between two tricks (the stragglers of the last gather, and the last
+        picture's) are scaled with them. Only between two tricks (:attr:`holds_trick`): a
+        trick's plays are weighed against each other in the pixels they were read in.
+
+        Raises:
+            ValueError: a trick's cards are remembered.
+        """
+        if self.holds_trick:
+            raise ValueError("the zones may change size only between two tricks")
+        scale = np.array(factors * 2, np.float32)
+        self._leftovers = replace(self._leftovers, xyxy=self._leftovers.xyxy * scale)
+        self._previous = replace(self._previous, xyxy=self._previous.xyxy * scale)
 
     @property
     def stable_since(self) -> float | None:

@@ -430,6 +430,30 @@ def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gat
     assert pipeline.table is far
 
 
+def test_a_straggler_of_the_gathered_trick_stays_no_play_in_zones_of_another_size():
+    # Ten cards gathered but one five, which stays where it lay; the zones are redrawn then,
+    # and seat 3 leads a king.
+    fives = [(RED_FIVE, 560 + 45 * i, 560) for i in range(5)]
+    kings = [(BLUE_KING, 560 + 45 * i, 140) for i in range(5)]
+    frames = film([(1.0, []), (2.0, fives), (2.0, fives + kings), (2.0, fives[:1]),
+                   (2.0, fives[:1] + [(BLUE_KING, 640, 200)])])
+    move = from_afar(frames[0].image, 0.5)[1]
+    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
+    far = replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats)
+    events, working = [], {}
+
+    def on_frame(frame, found):
+        working[frame.index] = pipeline.zones.layout.image_size
+        if frame.index == 60:     # the trick gathered, the five left lying
+            pipeline.set_table(far)
+
+    pipeline = Pipeline(frames, LAYOUT, blob_detector)
+    pipeline.run(events.append, on_frame=on_frame)
+    assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
+        ("play", 0, "55555"), ("play", 3, "KKKKK"), ("collect", None, None), ("play", 3, "K")]
+    assert working[55] == (1280, 720) and working[65] == (1876, 1056)
+
+
 def test_a_play_area_too_small_to_read_is_enlarged_no_more_than_most_enlarged():
     speck = LAYOUT.transformed([[0.1, 0, 600], [0, 0.1, 330], [0, 0, 1]], (1280, 720))
     assert working_layout(speck).image_size == (round(1280 * MOST_ENLARGED), 720 * MOST_ENLARGED)

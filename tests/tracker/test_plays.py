@@ -76,6 +76,15 @@ def test_a_window_of_no_time_is_refused(zones, window):
         PlaySegmenter(zones, window=window)
 
 
+def test_the_zones_may_change_size_only_between_two_tricks(segmenter):
+    assert not segmenter.holds_trick
+    segmenter.resized((1.5, 1.5))      # before the first play
+    assert plays(hold(segmenter, cards(*fan("555", 600, 560)), 0.0, 1.0)) == [(0, "555")]
+    assert segmenter.holds_trick
+    with pytest.raises(ValueError, match="only between two tricks"):
+        segmenter.resized((2.0, 2.0))
+
+
 def test_a_card_seen_for_one_frame_is_noise(segmenter):
     assert hold(segmenter, cards(("K", 640, 120)), 0.0, 0.1) == []
     assert hold(segmenter, cards(), 0.1, 2.0) == []
