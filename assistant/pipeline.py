@@ -178,15 +178,32 @@ def working_layout(table: TableLayout) -> TableLayout:
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)
-    # The zones, as the operator drew them, show where the cards land; calibrating in the
-    # dashboard moves them, not the play area a new camera's table file was given.
-    covered = sum(cv2.contourArea(np.asarray(seat.polygon, np.float32)) for seat in table.seats)
-    side = scale * math.sqrt(covered)
+    side = scale * _zones_side(table)
     if side < PLAY_AREA_SIDE:
         scale *= min(PLAY_AREA_SIDE / side, MOST_ENLARGED)
     if scale == 1:
         return table
     return table.resized((4 * round(width * scale / 4), 4 * round(height * scale / 4)))
+
+
+def _zones_side(table: TableLayout) -> float:
+    """The side, in ``table``'s pixels, of a square as large as its six seat zones together.
+    The zones, as the operator drew them, show where the cards land: calibrating in the
+    dashboard moves them, not the play area a new camera's table file was given."""
+    return math.sqrt(sum(cv2.contourArea(np.asarray(seat.polygon, np.float32))
+                         for seat in table.seats))
+
+
+def _zones_at(working: TableLayout) -> SeatZones:
+    """The seat zones of a table as the pipeline works on it (:func:`working_layout`), after
+    a warning if its cards are still smaller than the models read well."""
+    side = _zones_side(working)
+    if side < PLAY_AREA_SIDE - 1:   # a pixel for the sides' rounding
+        log.warning("the seat zones cover a square only %.0f px wide though enlarged %.0f "
+                    "times (%.0f wanted): the cards are smaller than the models read well; "
+                    "bring the camera closer or film at a higher resolution", side,
+                    MOST_ENLARGED, PLAY_AREA_SIDE)
+    return SeatZones(working)
 
 
 def _at_size(image: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
@@ -461,7 +478,7 @@ class Pipeline:
         self.nested_below = nested_below
         self.nested_corner = nested_corner
         self.turned_look = turned_look
-        self.zones = SeatZones(working_layout(table))
+        self.zones = _zones_at(working_layout(table))
         """The seat zones as the pipeline works on them (:func:`working_layout`)."""
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
@@ -648,7 +665,7 @@ class Pipeline:
                 break
             working = self._take_next_table(size)
             if working is not None:
-                self.zones = self.segmenter.zones = SeatZones(working)
+                self.zones = self.segmenter.zones = _zones_at(working)
                 if self.stabilizer is not None:
                     self.stabilizer.recalibrated()
                     if working.image_size != size:

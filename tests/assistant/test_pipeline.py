@@ -454,10 +454,17 @@ def test_a_straggler_of_the_gathered_trick_stays_no_play_in_zones_of_another_siz
     assert working[55] == (1280, 720) and working[65] == (1876, 1056)
 
 
-def test_a_play_area_too_small_to_read_is_enlarged_no_more_than_most_enlarged():
+def test_a_play_area_too_small_to_read_is_enlarged_no_more_than_most_enlarged(caplog):
     speck = LAYOUT.transformed([[0.1, 0, 600], [0, 0.1, 330], [0, 0, 1]], (1280, 720))
     assert working_layout(speck).image_size == (round(1280 * MOST_ENLARGED), 720 * MOST_ENLARGED)
     assert working_layout(LAYOUT) is LAYOUT
+    # The operator is told, once, when the table is taken on.
+    Pipeline([], LAYOUT.transformed(np.diag([0.5, 0.5, 1]), (1280, 720)), blob_detector)
+    assert not caplog.records
+    Pipeline([], speck, blob_detector)
+    assert [r.getMessage()[:60] for r in caplog.records] == [
+        "the seat zones cover a square only 180 px wide though enlarg"]
+    assert "bring the camera closer" in caplog.records[0].getMessage()
 
 
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():
