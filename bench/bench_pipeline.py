@@ -167,7 +167,11 @@ class CachedDetector:
         return self.answers[digest]
 
     def save(self) -> None:
-        self.path.write_bytes(pickle.dumps(self.answers))
+        # Written aside and moved into place: a run beside another of the same game never
+        # leaves a torn file.
+        part = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
+        part.write_bytes(pickle.dumps(self.answers))
+        os.replace(part, self.path)
 
 
 class Operator:
