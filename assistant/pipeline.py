@@ -133,7 +133,7 @@ PLAY_AREA_SIDE = 440.0
 the picture, as the six seat zones together cover it. A camera far above the table, or one of
 a wide lens, shows the cards smaller than the card models learnt them, and its pictures are
 enlarged until the zones cover this much (by at most :data:`MOST_ENLARGED`). The rendered
-games' play areas measure 445–657 px so (median 532, 79 rounds), their cards 90–112 px long
+games' play areas measure 445–657 px so (median 533, 90 rounds), their cards 90–112 px long
 on a play area 600 px square: none of them is enlarged."""
 MOST_ENLARGED = 3.0
 """Most times a camera's pictures are enlarged for a small play area (:data:`PLAY_AREA_SIDE`):
