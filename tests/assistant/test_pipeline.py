@@ -377,12 +377,24 @@ def from_afar(image, scale):
     return filmed, np.array([[scale, 0, left], [0, scale, top], [0, 0, 1]])
 
 
-def test_a_far_cameras_small_play_area_is_enlarged_to_the_card_models_scale():
-    fives = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]
-    frames = film([(1.0, []), (2.0, fives)])
+def twice_as_far(script):
+    """The frames of ``script`` filmed by a camera twice as far (:func:`from_afar`), and
+    :data:`LAYOUT` with its zones drawn where the table now lies, as the dashboard draws
+    them (the play area stays as a new table file guessed it)."""
+    frames = film(script)
     move = from_afar(frames[0].image, 0.5)[1]
-    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
-    far = LAYOUT.transformed(move, (1280, 720))     # a play area 300 px square
+    return ([replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames],
+            replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats))
+
+
+def zones_side(layout):
+    return math.sqrt(sum(cv2.contourArea(np.asarray(seat.polygon, np.float32))
+                         for seat in layout.seats))
+
+
+def test_a_far_cameras_small_zones_are_enlarged_to_the_card_models_scale():
+    frames, far = twice_as_far([(1.0, []), (2.0, [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)])])
+    assert zones_side(far) == pytest.approx(300, abs=1)
     crops, shown, events = [], [], []
 
     def detector(image):
@@ -392,10 +404,8 @@ def test_a_far_cameras_small_play_area_is_enlarged_to_the_card_models_scale():
     pipeline = Pipeline(frames, far, detector)
     pipeline.run(events.append, on_frame=lambda frame, found: shown.append((frame, found)))
     assert [(e["seat"], e["cards"]) for e in events] == [(0, "55")]
-    # Worked on enlarged until the play area is PLAY_AREA_SIDE square, the cards with it.
-    working = pipeline.zones.layout
-    area = cv2.contourArea(np.asarray(working.play_area, np.float32))
-    assert math.sqrt(area) == pytest.approx(PLAY_AREA_SIDE, rel=2e-3)
+    # Worked on enlarged until the zones cover PLAY_AREA_SIDE square, the cards with them.
+    assert zones_side(pipeline.zones.layout) == pytest.approx(PLAY_AREA_SIDE, rel=2e-3)
     near = max(max(crop) for crop in SeatZones(LAYOUT).crop_sizes)
     assert max(crops) == pytest.approx(near * PLAY_AREA_SIDE / 600, abs=2)
     # The live view gets the camera's own frames, the boxes in their pixels.
@@ -405,29 +415,31 @@ def test_a_far_cameras_small_play_area_is_enlarged_to_the_card_models_scale():
                                * 0.5 + [320, 180] * 2, atol=2)
 
 
-def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gathered():
-    # A far camera first given wide zones; the operator draws them where the table lies, as
-    # the dashboard does (the play area stays), while seat 0's 55 is on the table. The trick
-    # is gathered, then seat 3 plays a king.
-    fives, king = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)], [(BLUE_KING, 620, 140)]
-    frames = film([(1.0, []), (2.0, fives), (2.0, []), (2.0, king)])
-    move = from_afar(frames[0].image, 0.5)[1]
-    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
-    far = replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats)
+def recalibrated(frames, table, at):
+    """Run ``frames`` with :data:`LAYOUT`'s zones, ``table`` set at frame ``at`` as the
+    dashboard sets it: the events as (type, seat, cards), the working size at each frame."""
     events, working = [], {}
 
     def on_frame(frame, found):
         working[frame.index] = pipeline.zones.layout.image_size
-        if frame.index == 20:
-            pipeline.set_table(far)
+        if frame.index == at:
+            pipeline.set_table(table)
 
     pipeline = Pipeline(frames, LAYOUT, blob_detector)
     pipeline.run(events.append, on_frame=on_frame)
-    assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
-        ("play", 0, "55"), ("collect", None, None), ("play", 3, "K")]
+    assert pipeline.table is table
+    return [(e["type"], e.get("seat"), e.get("cards")) for e in events], working
+
+
+def test_zones_recalibrated_to_another_working_size_wait_for_the_trick_to_be_gathered():
+    # Seat 0's 55 lies on the table when the zones are redrawn; the trick is gathered, then
+    # seat 3 plays a king.
+    fives, king = [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)], [(BLUE_KING, 620, 140)]
+    frames, far = twice_as_far([(1.0, []), (2.0, fives), (2.0, []), (2.0, king)])
+    events, working = recalibrated(frames, far, at=20)
+    assert events == [("play", 0, "55"), ("collect", None, None), ("play", 3, "K")]
     # The 55 remembered kept the old size until it was swept away.
     assert working[25] == (1280, 720) and working[45] == (1876, 1056)
-    assert pipeline.table is far
 
 
 def test_a_straggler_of_the_gathered_trick_stays_no_play_in_zones_of_another_size():
@@ -435,22 +447,11 @@ def test_a_straggler_of_the_gathered_trick_stays_no_play_in_zones_of_another_siz
     # and seat 3 leads a king.
     fives = [(RED_FIVE, 560 + 45 * i, 560) for i in range(5)]
     kings = [(BLUE_KING, 560 + 45 * i, 140) for i in range(5)]
-    frames = film([(1.0, []), (2.0, fives), (2.0, fives + kings), (2.0, fives[:1]),
-                   (2.0, fives[:1] + [(BLUE_KING, 640, 200)])])
-    move = from_afar(frames[0].image, 0.5)[1]
-    frames = [replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames]
-    far = replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats)
-    events, working = [], {}
-
-    def on_frame(frame, found):
-        working[frame.index] = pipeline.zones.layout.image_size
-        if frame.index == 60:     # the trick gathered, the five left lying
-            pipeline.set_table(far)
-
-    pipeline = Pipeline(frames, LAYOUT, blob_detector)
-    pipeline.run(events.append, on_frame=on_frame)
-    assert [(e["type"], e.get("seat"), e.get("cards")) for e in events] == [
-        ("play", 0, "55555"), ("play", 3, "KKKKK"), ("collect", None, None), ("play", 3, "K")]
+    frames, far = twice_as_far([(1.0, []), (2.0, fives), (2.0, fives + kings),
+                                (2.0, fives[:1]), (2.0, fives[:1] + [(BLUE_KING, 640, 200)])])
+    events, working = recalibrated(frames, far, at=60)
+    assert events == [("play", 0, "55555"), ("play", 3, "KKKKK"), ("collect", None, None),
+                      ("play", 3, "K")]
     assert working[55] == (1280, 720) and working[65] == (1876, 1056)
 
 
