@@ -194,16 +194,16 @@ def _zones_side(table: TableLayout) -> float:
                          for seat in table.seats))
 
 
-def _zones_at(working: TableLayout) -> SeatZones:
-    """The seat zones of a table as the pipeline works on it (:func:`working_layout`), after
-    a warning if its cards are still smaller than the models read well."""
+def _too_small(working: TableLayout) -> str | None:
+    """Why the zones of a table as the pipeline works on it (:func:`working_layout`) are read
+    badly, when its cards are still smaller than the models read well."""
     side = _zones_side(working)
-    if side < PLAY_AREA_SIDE - 1:   # a pixel for the sides' rounding
-        log.warning("the seat zones cover a square only %.0f px wide though enlarged %.0f "
-                    "times (%.0f wanted): the cards are smaller than the models read well; "
-                    "bring the camera closer or film at a higher resolution", side,
-                    MOST_ENLARGED, PLAY_AREA_SIDE)
-    return SeatZones(working)
+    if side >= PLAY_AREA_SIDE - 1:   # a pixel for the sides' rounding
+        return None
+    return (f"the seat zones cover a square only {side:.0f} px wide though enlarged "
+            f"{MOST_ENLARGED:.0f} times ({PLAY_AREA_SIDE:.0f} wanted): the cards are smaller "
+            f"than the models read well; bring the camera closer or film at a higher "
+            f"resolution")
 
 
 def _at_size(image: NDArray[np.uint8], size: tuple[int, int]) -> NDArray[np.uint8]:
@@ -260,6 +260,9 @@ class PipelineStats:
     """The capture's own counters (dropped frames, reconnects)."""
     camera_motion: StabilizerStats | None = None
     """How the camera moved and was held to the table's view (with ``steady``)."""
+    zones_warning: str | None = None
+    """Why the seat zones in force are read badly, in words, when they are: too small in the
+    picture even enlarged :data:`MOST_ENLARGED` times."""
 
     @property
     def fps(self) -> float:
@@ -478,7 +481,7 @@ class Pipeline:
         self.nested_below = nested_below
         self.nested_corner = nested_corner
         self.turned_look = turned_look
-        self.zones = _zones_at(working_layout(table))
+        self.zones = SeatZones(working_layout(table))
         """The seat zones as the pipeline works on them (:func:`working_layout`)."""
         self.segmenter = PlaySegmenter(
             self.zones, window=window,
@@ -500,6 +503,7 @@ class Pipeline:
         """Follows the camera's moves (``steady``); kept across :meth:`set_table`."""
         self.stats = PipelineStats(
             camera_motion=self.stabilizer.stats if self.stabilizer is not None else None)
+        self._judge_zones()
         self._plays: list[tuple[int | None, Event]] = []  # as handed over, corrections too
         self._next_table: TableLayout | None = None
 
@@ -516,6 +520,13 @@ class Pipeline:
                              f"images, the running one for "
                              f"{self.table.image_size[0]}x{self.table.image_size[1]}")
         self._next_table = table
+
+    def _judge_zones(self) -> None:
+        """Say, in :attr:`PipelineStats.zones_warning` and the log, whether the zones in
+        force are too small to read well."""
+        self.stats.zones_warning = _too_small(self.zones.layout)
+        if self.stats.zones_warning is not None:
+            log.warning(self.stats.zones_warning)
 
     def _take_next_table(self, size: tuple[int, int]) -> TableLayout | None:
         """Take on the table :meth:`set_table` left, if any, and return it as worked on
@@ -665,7 +676,8 @@ class Pipeline:
                 break
             working = self._take_next_table(size)
             if working is not None:
-                self.zones = self.segmenter.zones = _zones_at(working)
+                self.zones = self.segmenter.zones = SeatZones(working)
+                self._judge_zones()
                 if self.stabilizer is not None:
                     self.stabilizer.recalibrated()
                     if working.image_size != size:

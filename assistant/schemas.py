@@ -177,3 +177,6 @@ class CameraOut(BaseModel):
     unfollowed: int = Field(default=0, description="Times the picture changed past following: "
                                                    "the table may need calibrating again")
     message: str | None = Field(default=None, description="The latest problem, in words")
+    zones_warning: str | None = Field(
+        default=None, description="Why the seat zones are read badly, when they are: too small "
+                                   "in the picture (the camera too far, or too few pixels)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -12,6 +13,9 @@ from numpy.typing import NDArray
 from assistant.schemas import CameraOut, CameraStatus
 from vision.capture import CaptureStats
 from vision.stabilize import StabilizerStats
+
+if TYPE_CHECKING:   # the pipeline loads ONNX Runtime: only when a source is given
+    from assistant.pipeline import PipelineStats
 
 __all__ = ["FrameHub"]
 
@@ -29,6 +33,8 @@ class FrameHub:
         """The counters of that source's capture, updated by the pipeline thread."""
         self.motion: StabilizerStats | None = None
         """How the camera moved, updated by the pipeline thread."""
+        self.pipeline: PipelineStats | None = None
+        """The pipeline's figures, updated by its thread (the zones' warning)."""
         self.view: NDArray[np.uint8] | None = None
         """The newest frame shown, as the pipeline saw it (in the table file's pixels, held to
         its view) and without the zones drawn: kept with the zones when they are saved."""
@@ -52,7 +58,7 @@ class FrameHub:
 
     def camera(self) -> CameraOut:
         """How the source is doing, for the pages: delivering, lost (since when), or ended;
-        and how often the camera was bumped."""
+        how often the camera was bumped; and whether the zones are too small to read well."""
         stats = self.capture
         if self.source is None or stats is None:
             return CameraOut(source=self.source, status="none" if self.source is None else "opening")
@@ -68,4 +74,5 @@ class FrameHub:
                          dropped=stats.dropped, reconnects=stats.reconnects,
                          lost_for=None if lost_for is None else round(lost_for, 1),
                          moves=motion.moves, shift=round(motion.pose.shift, 1),
-                         turn=motion.pose.turn, unfollowed=motion.unfollowed, message=message)
+                         turn=motion.pose.turn, unfollowed=motion.unfollowed, message=message,
+                         zones_warning=self.pipeline.zones_warning if self.pipeline else None)

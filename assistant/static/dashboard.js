@@ -473,6 +473,7 @@ function cameraBanner(camera) {
     return [`摄像头断开，正在重连 camera lost ${Math.round(camera.lost_for)} s, reopening — ${camera.message || ""} (${counts})`, false];
   }
   if (camera.status === "ended") return [`视频源已停止 video stopped: ${camera.message} (${counts})`, true];
+  if (camera.zones_warning) return [`座位区太小 zones too small: ${camera.zones_warning}`, false];
   if (camera.unfollowed && camera.message) {
     return [`摄像头画面对不上 ${camera.message} (${camera.unfollowed}×)`, false];
   }

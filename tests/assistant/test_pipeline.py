@@ -459,13 +459,14 @@ def test_a_play_area_too_small_to_read_is_enlarged_no_more_than_most_enlarged(ca
     speck = LAYOUT.transformed([[0.1, 0, 600], [0, 0.1, 330], [0, 0, 1]], (1280, 720))
     assert working_layout(speck).image_size == (round(1280 * MOST_ENLARGED), 720 * MOST_ENLARGED)
     assert working_layout(LAYOUT) is LAYOUT
-    # The operator is told, once, when the table is taken on.
-    Pipeline([], LAYOUT.transformed(np.diag([0.5, 0.5, 1]), (1280, 720)), blob_detector)
-    assert not caplog.records
-    Pipeline([], speck, blob_detector)
-    assert [r.getMessage()[:60] for r in caplog.records] == [
-        "the seat zones cover a square only 180 px wide though enlarg"]
-    assert "bring the camera closer" in caplog.records[0].getMessage()
+    # The operator is told, once, when the table is taken on: in the log and the stats.
+    half = Pipeline([], LAYOUT.transformed(np.diag([0.5, 0.5, 1]), (1280, 720)), blob_detector)
+    assert not caplog.records and half.stats.zones_warning is None
+    told = Pipeline([], speck, blob_detector).stats.zones_warning
+    assert [r.getMessage() for r in caplog.records] == [told]
+    assert told is not None and told.startswith(
+        "the seat zones cover a square only 180 px wide though enlarged 3 times (440 wanted)")
+    assert told.endswith("bring the camera closer or film at a higher resolution")
 
 
 def test_stop_ends_the_run_and_on_frame_sees_every_frame():

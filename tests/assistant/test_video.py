@@ -210,6 +210,16 @@ def test_the_cameras_moves_are_told_and_a_picture_past_following_alarms() -> Non
     assert camera.message == "past following: calibrate the table again"
 
 
+def test_seat_zones_too_small_to_read_are_told() -> None:
+    from assistant.pipeline import PipelineStats
+
+    hub = FrameHub()
+    hub.source, hub.capture, hub.pipeline = "0", CaptureStats(frames=40), PipelineStats()
+    assert hub.camera().zones_warning is None
+    hub.pipeline.zones_warning = "the seat zones cover a square only 180 px wide"
+    assert hub.camera().zones_warning == "the seat zones cover a square only 180 px wide"
+
+
 @pytest.mark.browser
 def test_the_page_says_when_the_camera_was_bumped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   browser: Any) -> None:
@@ -225,6 +235,27 @@ def test_the_page_says_when_the_camera_was_bumped(tmp_path: Path, monkeypatch: p
         alert = page.locator("#camera-alert")
         expect(alert).to_contain_text("camera moved (1×), held to the table", timeout=9_000)
         expect(alert).to_have_class(re.compile("calm"))
+        page.close()
+
+
+@pytest.mark.browser
+def test_the_page_says_when_the_seat_zones_are_too_small_to_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    write_bumped_video(video, frames=120, shift=(0, 0))
+    # A play area 90 px square on a 640x480 camera: 405 px even enlarged three times.
+    TableLayout.default([(275, 195), (365, 195), (365, 285), (275, 285)], (640, 480)).save(table)
+    with LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                             frame_rate=30))) as server:
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(server.url + "/")
+        alert = page.locator("#camera-alert")
+        expect(alert).to_contain_text("zones too small: the seat zones cover a square only 405 px",
+                                      timeout=9_000)
+        expect(alert).to_contain_text("bring the camera closer")
+        expect(alert).not_to_have_class(re.compile("calm"))
         page.close()
 
 
