@@ -197,7 +197,7 @@ def test_no_video_source_means_no_stream(client: TestClient) -> None:
     assert client.get("/api/camera").json() == {
         "source": None, "status": "none", "frames": 0, "dropped": 0, "reconnects": 0,
         "lost_for": None, "moves": 0, "shift": 0.0, "turn": 0.0, "unfollowed": 0,
-        "message": None}
+        "message": None, "zones_warning": None}
     assert client.get("/api/video.mjpg").status_code == 404
     assert client.get("/api/table").status_code == 404
 
