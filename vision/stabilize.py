@@ -179,8 +179,6 @@ class Stabilizer:
         self.refresh_share = refresh_share
         self.stats = StabilizerStats()
         self._sized(image_size)
-        self._shrink = _resizing(scale)
-        self._grow = np.linalg.inv(self._shrink)
         self._pose = np.eye(3)          # calibrated view → this camera's frame, in force
         self._estimate = np.eye(3)      # the same as last measured
         self._anchor: NDArray[np.uint8] | None = None   # the picture corners are followed from
@@ -200,6 +198,8 @@ class Stabilizer:
         self.image_size = image_size
         width, height = image_size
         self._small_size = (max(1, round(width * self.scale)), max(1, round(height * self.scale)))
+        self._shrink = _resizing(self.scale)
+        self._grow = np.linalg.inv(self._shrink)
         self._corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]],
                                  np.float64).T
         self._window = cv2.createHanningWindow(self._small_size, cv2.CV_32F)   # for _shift
@@ -217,10 +217,12 @@ class Stabilizer:
 
     def resized(self, image_size: tuple[int, int]) -> None:
         """Follow the camera's frames scaled to ``image_size`` from the next one on (the same
-        view worked on at another size): the pose in force is kept, in their pixels, and the
-        corners are looked for afresh in the next frame, taken at that pose."""
+        view worked on at another size), in small copies of the size followed so far
+        (:attr:`scale` changes): the pose in force is kept, in their pixels, and the corners
+        are looked for afresh in the next frame, taken at that pose."""
         factor = _resizing(image_size[0] / self.image_size[0], image_size[1] / self.image_size[1])
         self._pose = factor @ self._pose @ np.linalg.inv(factor)
+        self.scale *= self.image_size[1] / image_size[1]
         if self._reference is not None:
             self._reference = np.asarray(cv2.resize(self._reference, image_size,
                                                     interpolation=cv2.INTER_AREA), np.uint8)
@@ -254,13 +256,15 @@ class Stabilizer:
     def follow(self, image: NDArray[np.uint8], t: float, *,
                shrunk: NDArray[np.uint8] | None = None) -> None:
         """Follow the camera to ``image``, taken at ``t`` seconds: :attr:`pose` is then the
-        camera's. ``shrunk``: ``image`` already shrunk to ``scale`` (area-averaged, in
+        camera's. ``shrunk``: ``image`` already shrunk to ``scale``, or less (area-averaged, in
         colour), when the caller has it: the grey copy is then made from it."""
         width, height = self._small_size
-        if shrunk is not None and shrunk.shape[:2] == (height, width):
+        if shrunk is None:
+            small = self._grey_copy(image)
+        elif shrunk.shape[:2] == (height, width):
             small = _grey(shrunk)
         else:
-            small = self._grey_copy(image)
+            small = self._grey_copy(shrunk)
         if self._reference is not None:     # followed from the calibrated view
             self._take_anchor(self._grey_copy(self._reference), t)
             self._reference, self._searching = None, bool(len(self._points))

@@ -198,22 +198,25 @@ def test_a_camera_moved_since_the_table_was_calibrated_is_found_from_its_first_f
     assert corner_error(stabilizer, pose(-12, 8, 0) @ pose(dx, dy, turn)) < 1.0
 
 
-def test_a_calibrated_view_kept_is_looked_for_at_the_size_frames_are_worked_on():
-    # Zones taken on before the first frame at another working size: the view kept with
-    # them is looked for in frames of that size.
+@pytest.mark.parametrize("turn", [1.2, 0.0])
+def test_a_calibrated_view_kept_is_looked_for_at_the_size_frames_are_worked_on(turn):
+    # Zones taken on before the first frame at twice the working size: the view kept with
+    # them is looked for in frames of that size, in copies as small as before.
     calibrated = woven_table()
     big = (2 * SIZE[0], 2 * SIZE[1])
     resized = Stabilizer(SIZE, reference=calibrated)
     resized.resized(big)
-    made_so = Stabilizer(big, reference=cv2.resize(calibrated, big, interpolation=cv2.INTER_AREA))
-    moved = cv2.resize(filmed(calibrated, pose(45, -30, 1.2)), big, interpolation=cv2.INTER_AREA)
+    assert resized.scale == 0.125
+    made_so = Stabilizer(big, scale=0.125,
+                         reference=cv2.resize(calibrated, big, interpolation=cv2.INTER_AREA))
+    moved = cv2.resize(filmed(calibrated, pose(45, -30, turn)), big, interpolation=cv2.INTER_AREA)
     for stabilizer in (resized, made_so):
         for i in range(5):
             stabilizer.update(moved, i / 25)
     np.testing.assert_allclose(resized.pose, made_so.pose)
     double = np.diag([2.0, 2.0, 1.0])
-    truth = double @ pose(45, -30, 1.2) @ np.linalg.inv(double)
-    assert np.abs((resized.pose - truth) @ (double @ CORNERS))[:2].max() < 5.0
+    truth = double @ pose(45, -30, turn) @ np.linalg.inv(double)
+    assert np.abs((resized.pose - truth) @ (double @ CORNERS))[:2].max() < 1.5
     assert resized.stats.moves == 1
 
 
