@@ -508,7 +508,7 @@ class Pipeline:
             camera_motion=self.stabilizer.stats if self.stabilizer is not None else None)
         self._judge_zones()
         self._plays: list[tuple[int | None, Event]] = []  # as handed over, corrections too
-        self._next_table: TableLayout | None = None
+        self._next_table: tuple[TableLayout, TableLayout] | None = None  # as set, as worked on
 
     def set_table(self, table: TableLayout) -> None:
         """Use new seat zones from the next frame on (the operator recalibrated the table).
@@ -522,7 +522,9 @@ class Pipeline:
             raise ValueError(f"the new table is for {table.image_size[0]}x{table.image_size[1]} "
                              f"images, the running one for "
                              f"{self.table.image_size[0]}x{self.table.image_size[1]}")
-        self._next_table = table
+        pending = self._next_table
+        if pending is None or pending[0] is not table:   # the dashboard sets it till taken
+            self._next_table = (table, working_layout(table))
 
     def _judge_zones(self) -> None:
         """Say, in :attr:`PipelineStats.zones_warning` and the log, whether the zones in
@@ -539,13 +541,13 @@ class Pipeline:
         pending = self._next_table
         if pending is None:
             return None
-        working = working_layout(pending)
+        table, working = pending
         if working.image_size != size:
             if self.segmenter.holds_trick:
                 return None
             self.segmenter.resized((working.image_size[0] / size[0],
                                     working.image_size[1] / size[1]))
-        self.table, self._next_table = pending, None
+        self.table, self._next_table = table, None
         return working
 
     def _fit_detector(self) -> None:
@@ -693,7 +695,8 @@ class Pipeline:
                 views = {}
             arrived = time.perf_counter()
             image = _at_size(frame.image, size)
-            # One shrunk copy serves the stabilizer and the change detector.
+            # One shrunk copy serves the change detector and the stabilizer (which shrinks it
+            # again to its own size when the pictures were enlarged for a far camera).
             shrunk = changes.shrink(image)
             show = on_frame is not None and arrived - shown >= frame_every
             camera = None       # the camera's pose, when it moved from the table's view
