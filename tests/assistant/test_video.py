@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -220,22 +222,31 @@ def test_seat_zones_too_small_to_read_are_told() -> None:
     assert hub.camera().zones_warning == "the seat zones cover a square only 180 px wide"
 
 
+@contextlib.contextmanager
+def camera_alert(tmp_path: Path, browser: Any, video: Path, table: TableLayout) -> Iterator[Any]:
+    """The dashboard's banner over the live view (a Playwright locator), served live from
+    ``video`` with ``table``'s zones."""
+    table.save(tmp_path / "table.json")
+    with LiveServer(create_app(make_settings(tmp_path, source=str(video),
+                                             table=tmp_path / "table.json",
+                                             frame_rate=30))) as server:
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(server.url + "/")
+        yield page.locator("#camera-alert")
+        page.close()
+
+
 @pytest.mark.browser
 def test_the_page_says_when_the_camera_was_bumped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   browser: Any) -> None:
     expect = pytest.importorskip("playwright.sync_api").expect
     monkeypatch.setattr("vision.detector.Detector", NoCards)
-    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    video = tmp_path / "game.mp4"
     write_bumped_video(video, frames=120, bump_at=12)   # 10 s, bumped at the first
-    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
-    with LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
-                                             frame_rate=30))) as server:
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.goto(server.url + "/")
-        alert = page.locator("#camera-alert")
+    table = TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480))
+    with camera_alert(tmp_path, browser, video, table) as alert:
         expect(alert).to_contain_text("camera moved (1×), held to the table", timeout=9_000)
         expect(alert).to_have_class(re.compile("calm"))
-        page.close()
 
 
 @pytest.mark.browser
@@ -243,20 +254,15 @@ def test_the_page_says_when_the_seat_zones_are_too_small_to_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Any) -> None:
     expect = pytest.importorskip("playwright.sync_api").expect
     monkeypatch.setattr("vision.detector.Detector", NoCards)
-    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    video = tmp_path / "game.mp4"
     write_bumped_video(video, frames=120, shift=(0, 0))
     # A play area 90 px square on a 640x480 camera: 405 px even enlarged three times.
-    TableLayout.default([(275, 195), (365, 195), (365, 285), (275, 285)], (640, 480)).save(table)
-    with LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
-                                             frame_rate=30))) as server:
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.goto(server.url + "/")
-        alert = page.locator("#camera-alert")
+    table = TableLayout.default([(275, 195), (365, 195), (365, 285), (275, 285)], (640, 480))
+    with camera_alert(tmp_path, browser, video, table) as alert:
         expect(alert).to_contain_text("zones too small: the seat zones cover a square only 405 px",
                                       timeout=9_000)
         expect(alert).to_contain_text("bring the camera closer")
         expect(alert).not_to_have_class(re.compile("calm"))
-        page.close()
 
 
 def test_dragging_a_seat_zone_corner_saves_the_table_file(
