@@ -198,7 +198,6 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
                         match=SeenMatch(live), round_gap=round_gap, steady=steady, view=view)
     hub.source, hub.capture, hub.pipeline = source, capture.stats, pipeline.stats
-    hub.motion = pipeline.stats.camera_motion
 
     def on_frame(frame: Any, detections: Any) -> None:
         layout = table()

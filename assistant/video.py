@@ -31,10 +31,9 @@ class FrameHub:
         """The video source feeding this hub (``None``: none, events come from the operator)."""
         self.capture: CaptureStats | None = None
         """The counters of that source's capture, updated by the pipeline thread."""
-        self.motion: StabilizerStats | None = None
-        """How the camera moved, updated by the pipeline thread."""
         self.pipeline: PipelineStats | None = None
-        """The pipeline's figures, updated by its thread (the zones' warning)."""
+        """The pipeline's figures, updated by its thread: how the camera moved, whether the
+        zones are too small to read well."""
         self.view: NDArray[np.uint8] | None = None
         """The newest frame shown, as the pipeline saw it (in the table file's pixels, held to
         its view) and without the zones drawn: kept with the zones when they are saved."""
@@ -64,7 +63,7 @@ class FrameHub:
             return CameraOut(source=self.source, status="none" if self.source is None else "opening")
         lost_for = None if stats.lost_since is None else time.monotonic() - stats.lost_since
         status: CameraStatus = "live" if stats.frames else "opening"
-        motion = self.motion or StabilizerStats()
+        motion = (self.pipeline and self.pipeline.camera_motion) or StabilizerStats()
         message = motion.message
         if stats.ended is not None:
             status, message = "ended", stats.ended

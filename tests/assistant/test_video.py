@@ -16,6 +16,7 @@ import pytest
 
 from assistant.app import create_app
 from assistant.feed import PipelineSubmitter
+from assistant.pipeline import PipelineStats
 from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tests.helpers import write_bumped_video
@@ -202,19 +203,18 @@ def test_the_cameras_moves_are_told_and_a_picture_past_following_alarms() -> Non
     hub.source, hub.capture = "0", CaptureStats(frames=40)
     camera = hub.camera()
     assert (camera.status, camera.moves, camera.unfollowed, camera.message) == ("live", 0, 0, None)
-    hub.motion = StabilizerStats(pose=CameraPose(12.0, -5.0, 0.3), moves=2)
+    motion = StabilizerStats(pose=CameraPose(12.0, -5.0, 0.3), moves=2)
+    hub.pipeline = PipelineStats(camera_motion=motion)
     camera = hub.camera()
     assert (camera.status, camera.moves, camera.shift, camera.turn) == ("live", 2, 13.0, 0.3)
     assert camera.message is None
-    hub.motion.unfollowed, hub.motion.message = 1, "past following: calibrate the table again"
+    motion.unfollowed, motion.message = 1, "past following: calibrate the table again"
     camera = hub.camera()
     assert (camera.status, camera.unfollowed) == ("live", 1)
     assert camera.message == "past following: calibrate the table again"
 
 
 def test_seat_zones_too_small_to_read_are_told() -> None:
-    from assistant.pipeline import PipelineStats
-
     hub = FrameHub()
     hub.source, hub.capture, hub.pipeline = "0", CaptureStats(frames=40), PipelineStats()
     assert hub.camera().zones_warning is None
