@@ -119,7 +119,7 @@ from tracker.closer import CloserCount, CloserLook, counted_closer_change
 from tracker.gather import GatherRule
 from tracker.history import Mend, RoundRecord, Trick, TrickPlay, nearly_out, taken_with
 from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes, over_alike
-from tracker.prior import Event, Prior, round_open
+from tracker.prior import Event, Prior, Verdict, round_open
 from tracker.readings import (
     PlayReader,
     Reading,
@@ -738,6 +738,7 @@ class PlaySegmenter:
         # The rules, not having heard the corrections yet, see the round over: not asked.
         objection = prior.objection(seat, text) if prior and not unended else None
         revision: list[tuple[TrickPlay, Reading]] = []
+        repair: Reading | None = None
         if prior is not None and objection:
             repair, revision = self._mend_refused(prior, seat, cards, nearby=nearby,
                                                   current=current, closer=closer, later=later)
@@ -751,10 +752,18 @@ class PlaySegmenter:
                 reading = repair
                 objection += f"; {repair.change}"
         cards = reading.cards
-        alike = Detections.empty() if objection else self._faint_alike(prior, seat, cards, nearby)
-        counted = (self._gained_closer(prior, seat, cards, alike=alike, nearby=nearby,
+        # Cards are counted as the rules would take them: a play they refuse stands as read,
+        # unless they refuse it only out of turn, then as the table shows it.
+        verdict: Verdict | None = prior
+        if objection:
+            verdict = (self._out_of_turn(prior, seat)
+                       if prior is not None and not revision and repair is None else None)
+        counting = not objection or verdict is not None
+        alike = (self._faint_alike(verdict, seat, cards, nearby) if counting
+                 else Detections.empty())
+        counted = (self._gained_closer(verdict, seat, cards, alike=alike, nearby=nearby,
                                        current=current, closer=closer)
-                   if closer is not None and not objection else Detections.empty())
+                   if closer is not None and counting else Detections.empty())
         if len(counted):   # cards as read: later plays may mend them as any others
             read = cards = Detections.merge([cards, counted])
             reading = Reading(cards, taken=counted)
@@ -801,6 +810,22 @@ class PlaySegmenter:
                 count_in_doubt=bool(len(doubtful) or len(counted)), held=event["review"]))
         return events, Detections.merge([reading.taken, revised_taken])
 
+    def _out_of_turn(self, prior: Prior, seat: int) -> Verdict | None:
+        """The rules' verdict on a play from ``seat`` as the table shows it (a lead on the bare
+        table, or an answer to the play lying there), when the rules hold another seat to act,
+        or ``None``.
+
+        Rules a play behind the table (a play refused and held, its cards no reading gives)
+        refuse every play after it for its turn, and a play refused is read as it came: 44
+        with a faint 4 beside it that every closer view counted, led, read 4, three times in
+        one rendered round. Whose turn it is the rules cannot tell then, but the table shows
+        whether a play leads and what it answers."""
+        if prior.may_act(seat):
+            return None
+        answered = self._round.answered(seat) if len(self._memory) else None
+        return prior.in_turn(None if answered is None
+                             else format_play(answered.reading.cards.class_id))
+
     def _close_call(self, prior: Prior, seat: int, cards: Detections,
                     confidence: NDArray[np.float32]) -> str | None:
         """Why a play the rules take must be looked at all the same, or ``None``: a card of it
@@ -818,7 +843,7 @@ class PlaySegmenter:
                         f"{cards.data['runner_up_confidence'][i]:.3f}): the rules take either")
         return None
 
-    def _gained_closer(self, prior: Prior | None, seat: int, cards: Detections, *,
+    def _gained_closer(self, verdict: Verdict | None, seat: int, cards: Detections, *,
                        alike: Detections, nearby: Detections, current: Detections,
                        closer: CloserLook) -> Detections:
         """The cards that a play of ``seat`` the rules take gains from the closer views of its
@@ -829,11 +854,11 @@ class PlaySegmenter:
         counted = (self.closer_count.counted(closer, current, seat, np.unique(alike.class_id),
                                              alike)
                    if len(alike) else Detections.empty())
-        if len(counted) > 1 and prior is not None and prior.objection(
+        if len(counted) > 1 and verdict is not None and verdict.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
-        if (not len(counted) and prior is not None and cards.confidence.min() < self.mend_conf
-                and (recounted := self._recounted_for_rules(prior, seat, cards, nearby, current,
+        if (not len(counted) and verdict is not None and cards.confidence.min() < self.mend_conf
+                and (recounted := self._recounted_for_rules(verdict, seat, cards, nearby, current,
                                                             closer, below=0.0)) is not None):
             counted = recounted.taken   # a strip found by no box, no faint card beside it
         return counted
@@ -900,7 +925,7 @@ class PlaySegmenter:
                                "conf": round(float(cards.confidence.min()), 3), "review": True,
                                "reason": reason, "fixes": play.seq})
 
-    def _recounted_for_rules(self, prior: Prior, seat: int, cards: Detections,
+    def _recounted_for_rules(self, verdict: Verdict, seat: int, cards: Detections,
                              nearby: Detections, current: Detections, closer: CloserLook, *,
                              below: float) -> Reading | None:
         """``cards`` with the count of each of their ranks that most closer views of their
@@ -932,7 +957,7 @@ class PlaySegmenter:
         for also in ((), WILD_CLASS_IDS):
             recounted = self.closer_count.recounted(cards, seat, nearby, current, closer,
                                                     below=below, also=also)
-            if recounted is None or prior.objection(seat,
+            if recounted is None or verdict.objection(seat,
                                                     format_play(recounted.cards.class_id)):
                 continue
             if also and not (box_iou(own_faint.xyxy, recounted.taken.xyxy)
@@ -1099,14 +1124,14 @@ class PlaySegmenter:
         here = (beside & (faint.data["seat"] == seat)) | on_a_card
         return [int(i) for i in np.argsort(-faint.confidence, kind="stable") if here[i]]
 
-    def _faint_alike(self, prior: Prior | None, seat: int, cards: Detections,
+    def _faint_alike(self, verdict: Verdict | None, seat: int, cards: Detections,
                      nearby: Detections) -> Detections:
         """The faint cards of the play's rank lying with it that the rules would take in it
         as well as not (a lead's count is free): maybe its cards, a tight fan's strips, that
         no rule asked for."""
         def also_taken(i: int) -> bool:
             with_it = format_play([*cards.class_id, nearby.class_id[i]])
-            return prior is None or prior.objection(seat, with_it) is None
+            return verdict is None or verdict.objection(seat, with_it) is None
 
         alike = [i for i in range(len(nearby))
                  if nearby.class_id[i] in cards.class_id and also_taken(i)]

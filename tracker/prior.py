@@ -22,17 +22,25 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard
 
-from rules import Match, classify, parse_cards
+from rules import Match, beats, classify, parse_cards
 
-__all__ = ["Event", "MatchPrior", "Prior", "round_open"]
+__all__ = ["Event", "MatchPrior", "Prior", "TableVerdict", "Verdict", "round_open"]
 
 Event = dict[str, Any]
 """An event of the log (DESIGN.md), as the segmenter makes it."""
 
 
-class Prior(Protocol):
+class Verdict(Protocol):
+    """Whether the rules would take a candidate play."""
+
+    def objection(self, seat: int, cards: str) -> str | None:
+        """Why the rules would refuse ``cards`` from ``seat``, or ``None``."""
+
+
+class Prior(Verdict, Protocol):
     """What the rules say about a candidate play (see :class:`MatchPrior`)."""
 
     def opening(self, seat: int) -> dict[str, Any] | None:
@@ -46,6 +54,10 @@ class Prior(Protocol):
 
     def leads(self, seat: int) -> bool:
         """Whether a play from ``seat`` now leads a new trick."""
+
+    def in_turn(self, answered: str | None) -> Verdict:
+        """The rules' verdict on a play made in turn as the table shows it, whoever they hold
+        to act: a lead (``answered`` ``None``), or an answer to the cards ``answered``."""
 
     def cards_left(self, seat: int) -> int | None:
         """How many cards the rules hold ``seat`` to have left (``None``: unknown)."""
@@ -80,6 +92,27 @@ class Prior(Protocol):
     def after(self, events: Sequence[Event]) -> Prior:
         """The prior once ``events``, just made and not yet applied by the caller, are
         (itself when it cannot tell): the next play of a picture is judged after them."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableVerdict:
+    """The rules' verdict on a play made in turn as the table shows it: a lead of any legal
+    shape, an answer that beats the play ``answered``. For a play the rules refuse out of
+    turn, a play behind the table (a play before refused, its cards no reading gives): the
+    table shows whom a play answers, not how many cards each seat holds."""
+
+    ruleset: str
+    answered: str | None = None
+    """The cards the play answers (``None``: it leads)."""
+
+    def objection(self, seat: int, cards: str) -> str | None:
+        """Why the rules would refuse ``cards`` so (``seat`` is not asked), or ``None``."""
+        shape = classify(cards, ruleset=self.ruleset)
+        if not shape.legal:  # mixed ranks, 3s outside a final play: never a play, whoever leads
+            return f"rules: {shape.reason}"
+        if self.answered is not None and not beats(cards, self.answered, self.ruleset):
+            return f"rules: {cards} does not beat {self.answered}"
+        return None
 
 
 def round_open(prior: Prior | None) -> TypeGuard[Prior]:
@@ -128,9 +161,8 @@ class MatchPrior:
     def objection(self, seat: int, cards: str) -> str | None:
         """The rules' reason to refuse ``cards`` from ``seat`` now, or ``None``."""
         state: dict[str, Any] = self.match.to_json()
-        shape = classify(cards, ruleset=state.get("ruleset") or "qingdao")
-        if not shape.legal:  # mixed ranks, 3s outside a final play: never a play, whoever leads
-            return f"rules: {shape.reason}"
+        if (refused := self._table_verdict(state).objection(seat, cards)) is not None:
+            return refused
         if not self._in_round(state):
             return None
         verify = getattr(self.match, "verify", None)
@@ -148,6 +180,14 @@ class MatchPrior:
                 parse_cards(led)):
             return f"rules: {len(parse_cards(cards))} cards against {len(parse_cards(led))}"
         return None
+
+    def in_turn(self, answered: str | None) -> TableVerdict:
+        """The rules' verdict on a play in turn as the table shows it (a lead, or an answer to
+        ``answered``), in the match's ruleset."""
+        return self._table_verdict(self.match.to_json(), answered)
+
+    def _table_verdict(self, state: dict[str, Any], answered: str | None = None) -> TableVerdict:
+        return TableVerdict(state.get("ruleset") or "qingdao", answered)
 
     def leads(self, seat: int) -> bool:
         """Whether a play from ``seat`` now leads a new trick (or a new round): nothing is on

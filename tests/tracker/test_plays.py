@@ -13,7 +13,7 @@ import rules
 from tests.tracker.tracker_builders import cards, fan, hold
 from tracker.closer import ViewsOnDemand
 from tracker.plays import PlaySegmenter
-from tracker.prior import MatchPrior
+from tracker.prior import MatchPrior, TableVerdict
 from vision.classes import class_id
 from vision.detections import Detections
 
@@ -38,6 +38,9 @@ class FakePrior:
 
     def leads(self, seat):
         return False
+
+    def in_turn(self, answered):
+        return TableVerdict("qingdao", answered)
 
     def cards_left(self, seat):
         return None
@@ -486,6 +489,34 @@ def test_a_zone_is_read_closer_only_for_a_faint_card_the_play_may_lack(zones, se
     events = hold(PlaySegmenter(zones, window=0.5, prior=prior), cards(*seen), 0.0, 1.0,
                   closer=closer)
     assert plays(events) == [(3, "55")] and closer.asked == [], why
+
+
+OUT_OF_TURN = {(3, fives): "rules: seat 0 leads this trick" for fives in ("5", "55", "555")}
+"""The rules, a play behind the table, hold seat 0 to lead: every play of seat 3 is refused."""
+
+
+TOOK_IN_THE_FIVE = ("unsure card (conf 0.14); took in 5 (conf 0.140), counted when its zone "
+                    "was read closer; rules: seat 0 leads this trick")
+
+
+@pytest.mark.parametrize(("table", "committed", "reason"), [
+    ("", "555", TOOK_IN_THE_FIVE),
+    ("444", "555", TOOK_IN_THE_FIVE),
+    ("KKK", "55", "rules: seat 0 leads this trick"),
+], ids=["a-lead-on-the-bare-table", "an-answer-it-makes-beat", "an-answer-beating-nothing"])
+def test_a_play_refused_out_of_turn_is_read_as_the_table_shows_it(zones, table, committed,
+                                                                   reason):
+    # Rules a play behind the table hold seat 0 to lead. Seat 3's play is read as one in
+    # turn: a lead's count is free, an answer must beat the play lying there. Its zone is
+    # read closer for the faint five beside it when the play would be taken with it.
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(to_act={0},
+                                                                 objections=OUT_OF_TURN))
+    on_the_table = fan(table, 600, 560)
+    assert plays(hold(segmenter, cards(*on_the_table), 0.0, 1.0)) == [(0, table)] * bool(table)
+    closer = CloserLook(zones, fan("555", 600, 120), fan("555", 600, 121))
+    play = hold(segmenter, cards(*on_the_table, *LED_FIVES), 1.0, 1.0, closer=closer)[-1]
+    assert (play["seat"], play["cards"]) == (3, committed)
+    assert play["review"] is True and play["reason"] == reason
 
 
 @pytest.mark.parametrize(("views", "committed", "reason"), [

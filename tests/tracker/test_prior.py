@@ -50,6 +50,22 @@ def test_the_cards_a_seat_has_left_are_known_in_a_round_only(match):
     assert MatchPrior(rules.Match()).cards_left(0) is None
 
 
+@pytest.mark.parametrize(("answered", "cards", "refused"), [
+    (None, "2KKKK", None),
+    (None, "87", "rules: mixed ranks"),
+    ("555", "666", None),
+    ("555", "66", "rules: 66 does not beat 555"),
+    ("555", "444", "rules: 444 does not beat 555"),
+    ("BJ 22", "SJ 22", "rules: SJ 22 does not beat BJ 22"),
+])
+def test_a_play_in_turn_as_the_table_shows_it_leads_freely_and_answers_by_beating(
+        match, answered, cards, refused):
+    # Whatever the match holds on the table (seat 0's 555), the play is judged as leading
+    # (nothing ``answered``) or answering the cards the table shows.
+    objection = MatchPrior(match).in_turn(answered).objection(4, cards)
+    assert objection == refused or objection.startswith(refused)
+
+
 @pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
 def test_a_play_of_mixed_ranks_is_refused_even_as_the_first_lead(view):
     objection = MatchPrior(view(rules.Match())).objection(5, "87")
