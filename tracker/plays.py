@@ -846,7 +846,8 @@ class PlaySegmenter:
     def _gained_closer(self, verdict: Verdict | None, seat: int, cards: Detections, *,
                        alike: Detections, nearby: Detections, current: Detections,
                        closer: CloserLook) -> Detections:
-        """The cards that a play of ``seat`` the rules take gains from the closer views of its
+        """The cards that a play of ``seat`` the rules take (by the ``verdict`` of
+        :meth:`_out_of_turn`, one they refuse out of turn) gains from the closer views of its
         zone: of the faint cards ``alike`` (of its ranks, beside it, that the rules would take
         with it), those most views count (:meth:`CloserCount.counted`), if the rules take them
         all together; failing those, with a card read below :attr:`mend_conf`, the cards of

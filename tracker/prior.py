@@ -5,7 +5,10 @@ of two zones a border play belongs to (the seat that may act), and whether a pla
 one the rules would take (same count as the play it answers, the 对头 answering a 够级 play,
 beating it). A play the rules refuse is still reported, held for the operator's review with
 the rules' reason; if setting aside one or two of its unsure cards gives a play the rules take,
-that play is reported instead (still held, the set-aside cards named in the reason).
+that play is reported instead (still held, the set-aside cards named in the reason). Rules
+a play behind the table (a play refused, its cards no reading gives) refuse every later play
+as out of turn; such a play is read as one in turn as the table shows it
+(:meth:`MatchPrior.in_turn`, a :class:`TableVerdict`).
 
 With a match that offers copies (a :class:`rules.Match`, or the live game's view of one), the
 prior also gives checkpoints, copies of the match before a trick (:meth:`MatchPrior.checkpoint`),
