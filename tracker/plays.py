@@ -55,7 +55,7 @@ count more or fewer of its cards than it was reported with: that play is correct
 count (7777 led, read 77777 with a box on no card, every view counting four 7s). Nor is a
 refused play whose zone's views count each of its ranks, and of its unsure cards' second
 choices, so that the rules take it (BJ SJ SJ 9 read BJ BJ SJ 9, a fifth BJ of the deck). A play
-the rules take with a card read below ``mend_conf`` has its zone read closer too, and takes in
+the rules take with a card read below ``recount_conf`` has its zone read closer too, and takes in
 the cards of its ranks that most views count more (a tight fan's strip found by no box). The
 plays after a play are firmer evidence about it than the rules alone are about the play they
 refuse, so an earlier play's cards read below ``mend_conf``, a little surer than unsure, may be
@@ -193,6 +193,13 @@ class PlaySegmenter:
             outweigh a lead's fourth card read at 0.52 (41 rendered games at 0.6: that lead
             and a play it misled mended, no play broken; mending the refused play itself from
             cards below 0.6 as well broke two right plays, so that stays at ``repair_conf``).
+        recount_conf: a play the rules take with a card read below this has its zone read
+            closer for the count of each of its ranks, and takes in the cards most views count
+            more of, a strip found by no box (:meth:`_gained_closer`; held). From
+            ``mend_conf`` up to 0.7, on 97 rendered rounds: two leads the rules took unheld, a
+            card short, gained it (SJ TTTTT read SJ TTTT at 0.614; 33333, a seat's last cards,
+            read 3333 at 0.695, its game then right), and one right lead of TTT, read at 0.644,
+            a fourth T that the round's later plays corrected.
         second_choice_ratio: a card's second choice (``data["runner_up_confidence"]``)
             counts from this share of the card's own score; a faint card's, from
             ``faint_conf``. Counted from 0.05 whatever the card's score, a T read as a 2 at
@@ -241,7 +248,7 @@ class PlaySegmenter:
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
                  faint_conf: float = FAINT_CONF, review_conf: float = REVIEW_CONF,
-                 repair_conf: float = 0.5, mend_conf: float = 0.6,
+                 repair_conf: float = 0.5, mend_conf: float = 0.6, recount_conf: float = 0.7,
                  second_choice_ratio: float = 0.05, close_call_conf: float = 0.7,
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
@@ -260,6 +267,7 @@ class PlaySegmenter:
         self.review_conf = review_conf
         self.repair_conf = repair_conf
         self.mend_conf = mend_conf
+        self.recount_conf = recount_conf
         self.close_call_conf = close_call_conf
         self.prior = prior
         self.gather = gather or GatherRule()
@@ -365,7 +373,7 @@ class PlaySegmenter:
                 its ranks beside it that the rules would take as well as not: as many cards as
                 most views count more of a rank than the frame's detections count in the zone
                 are taken into the play, faint ones first; failing those, when a card of the
-                play was read below ``mend_conf``, the cards of its ranks most views count
+                play was read below ``recount_conf``, the cards of its ranks most views count
                 more of are taken in if the rules take the play so. Asked when the rules
                 refuse a play: a reading taking in faint cards beside it stands if most views
                 count them; else the count of each of its ranks that most views give is the
@@ -850,15 +858,16 @@ class PlaySegmenter:
         :meth:`_out_of_turn`, one they refuse out of turn) gains from the closer views of its
         zone: of the faint cards ``alike`` (of its ranks, beside it, that the rules would take
         with it), those most views count (:meth:`CloserCount.counted`), if the rules take them
-        all together; failing those, with a card read below :attr:`mend_conf`, the cards of
-        its ranks most views count more of (:meth:`_recounted_for_rules`, taking in only)."""
+        all together; failing those, with a card read below :attr:`recount_conf`, the cards
+        of its ranks most views count more of (:meth:`_recounted_for_rules`, taking in only)."""
         counted = (self.closer_count.counted(closer, current, seat, np.unique(alike.class_id),
                                              alike)
                    if len(alike) else Detections.empty())
         if len(counted) > 1 and verdict is not None and verdict.objection(
                 seat, format_play([*cards.class_id, *counted.class_id])):   # each was taken alone
             counted = Detections.empty()
-        if (not len(counted) and verdict is not None and cards.confidence.min() < self.mend_conf
+        if (not len(counted) and verdict is not None
+                and cards.confidence.min() < self.recount_conf
                 and (recounted := self._recounted_for_rules(verdict, seat, cards, nearby, current,
                                                             closer, below=0.0)) is not None):
             counted = recounted.taken   # a strip found by no box, no faint card beside it
@@ -940,7 +949,7 @@ class PlaySegmenter:
         play cards short of two ranks (BJ SJ SJ QQQQQ read BJ SJ QQQ), a strip's second box
         read as a card (JJJ answering 999 read JJJJ, the fourth J at 0.505: the rules and the
         views both against it). A play
-        they take as read, with a card read below ``mend_conf``, only takes in (``below``
+        they take as read, with a card read below ``recount_conf``, only takes in (``below``
         0): 44444 read 4444, a 4 at 0.54, the fifth found by no box. On 164 rendered rounds,
         of such plays whose views counted otherwise, the views counting more were right 68
         times and wrong 5, counting fewer right 16 times and wrong 25 (a strip no view

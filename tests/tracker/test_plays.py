@@ -1034,7 +1034,7 @@ def test_a_refused_answer_sets_aside_a_fairly_sure_card_most_closer_views_do_not
 def test_a_play_the_rules_take_with_a_fairly_unsure_card_takes_in_what_its_zone_counts(
         zones, views, lead):
     # 44444 led as a tight fan, read 4444 with a 4 at 0.45: a play the rules take, and 0.45
-    # holds nothing. The zone is read closer for that card (below mend_conf 0.6): when most
+    # holds nothing. The zone is read closer for that card (below recount_conf 0.7): when most
     # views count a fifth 4, it is taken in and the lead held for the operator to see why.
     # Views counting fewer set nothing aside: a strip no view finds is as likely.
     segmenter, match = refereed(zones)
@@ -1047,6 +1047,18 @@ def test_a_play_the_rules_take_with_a_fairly_unsure_card_takes_in_what_its_zone_
     if lead == "44444":
         assert events[0]["reason"] == "took in 4 (conf 0.900), counted when its zone was read closer"
     assert match.to_json()["trick"]["plays"][0]["cards"] == lead
+
+
+@pytest.mark.parametrize(("surest", "lead"), [(0.695, "33333"), (0.7, "3333")])
+def test_a_lead_read_fairly_surely_is_recounted_closer_below_recount_conf(zones, surest, lead):
+    # A seat's last five 3s led as a tight fan, read 3333, the least sure at 0.695, the fifth
+    # found by no box: the rules take a lead of any count, and nothing later shows the miss.
+    segmenter, match = refereed(zones)
+    closer = CloserLook(zones, *[fan("33333", 600, 560)] * 2)
+    events = follow(segmenter, match, cards(*fan("333", 600, 560), ("3", 642, 560, surest)),
+                    0.0, closer=closer)
+    assert plays(events) == [(0, lead)] and closer.asked == [0] * (lead == "33333")
+    assert events[0]["review"] is (lead == "33333")
 
 
 def test_an_answer_to_a_lead_whose_count_closer_views_made_is_held_for_review(zones):
