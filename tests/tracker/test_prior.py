@@ -63,7 +63,7 @@ def test_a_play_in_turn_as_the_table_shows_it_leads_freely_and_answers_by_beatin
     # Whatever the match holds on the table (seat 0's 555), the play is judged as leading
     # (nothing ``answered``) or answering the cards the table shows.
     objection = MatchPrior(match).in_turn(answered).objection(4, cards)
-    assert objection == refused or objection.startswith(refused)
+    assert objection is None if refused is None else objection.startswith(refused)
 
 
 @pytest.mark.parametrize("view", [lambda m: m, StateView], ids=["match", "state view"])
