@@ -11,7 +11,7 @@ that ends a round the table has left. Each way of mending proposes its mends; on
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,10 +213,17 @@ class RoundRecord:
         return next(k for k, trick in enumerate(self.tricks)
                     if any(other is play for other in trick.plays))
 
+    @property
+    def last_play(self) -> TrickPlay | None:
+        """The round's last play (``None``: none)."""
+        return next(self._latest_first(), None)
+
     def last_play_of(self, seat: int) -> TrickPlay | None:
         """The last play of the round from ``seat`` (``None``: none)."""
-        return next((play for trick in reversed(self.tricks) for play in reversed(trick.plays)
-                     if play.seat == seat), None)
+        return next((play for play in self._latest_first() if play.seat == seat), None)
+
+    def _latest_first(self) -> Iterator[TrickPlay]:
+        return (play for trick in reversed(self.tricks) for play in reversed(trick.plays))
 
     def replayable_answered(self, seat: int) -> TrickPlay | None:
         """:meth:`answered`, if the rules can replay the recent tricks from their first

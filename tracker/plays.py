@@ -827,12 +827,14 @@ class PlaySegmenter:
         refuse every play after it for its turn, and a play refused is read as it came: 44
         with a faint 4 beside it that every closer view counted, led, read 4, three times in
         one rendered round. Whose turn it is the rules cannot tell then, but the table shows
-        whether a play leads and what it answers."""
+        whether a play leads and what it answers: the last play laid since it was bare, by
+        another seat. (The tricks kept follow the rules, which may have put that play in a
+        trick gathered before it.)"""
         if prior.may_act(seat):
             return None
-        answered = self._round.answered(seat) if len(self._memory) else None
-        return prior.in_turn(None if answered is None
-                             else format_play(answered.reading.cards.class_id))
+        last = self._round.last_play if self.holds_trick else None
+        return prior.in_turn(None if last is None or last.seat == seat
+                             else format_play(last.reading.cards.class_id))
 
     def _close_call(self, prior: Prior, seat: int, cards: Detections,
                     confidence: NDArray[np.float32]) -> str | None:

@@ -519,6 +519,25 @@ def test_a_play_refused_out_of_turn_is_read_as_the_table_shows_it(zones, table, 
     assert play["review"] is True and play["reason"] == reason
 
 
+def test_an_answer_out_of_turn_to_a_lead_out_of_turn_must_beat_it(zones):
+    # After a gather, seat 3 leads KKK out of turn (the rules, a play behind, hold seat 0 to
+    # lead), and seat 4 lays 55 with a faint five beside it. On the table 55 answers KKK:
+    # with the five or without, it beats nothing, so nothing is taken in.
+    segmenter = PlaySegmenter(zones, window=0.5, prior=FakePrior(
+        to_act={0}, objections={**OUT_OF_TURN, (3, "KKK"): "rules: seat 0 leads this trick",
+                                **{(4, fives): "rules: seat 0 leads this trick"
+                                   for fives in ("55", "555")}}))
+    assert plays(hold(segmenter, cards(("Q", 600, 560)), 0.0, 1.0)) == [(0, "Q")]
+    assert [e["type"] for e in hold(segmenter, cards(), 1.0, 1.0)] == ["collect"]
+    kings = cards(*fan("KKK", 600, 120))
+    assert plays(hold(segmenter, kings, 2.0, 1.0)) == [(3, "KKK")]
+    closer = CloserLook(zones, fan("555", 420, 210), fan("555", 420, 211))
+    fives = cards(("5", 420, 210, 0.14), ("5", 434, 210, 0.84), ("5", 448, 210, 0.9))
+    play = hold(segmenter, Detections.merge([kings, fives]), 3.0, 1.0, closer=closer)[-1]
+    assert (play["seat"], play["cards"]) == (4, "55")
+    assert play["reason"] == "rules: seat 0 leads this trick"
+
+
 @pytest.mark.parametrize(("views", "committed", "reason"), [
     ((), "5", None),
     ((fan("55", 600, 120), fan("55", 600, 121)), "55",
