@@ -534,7 +534,8 @@ class Pipeline:
             log.warning(self.stats.zones_warning)
 
     def _take_next_table(self, size: tuple[int, int]) -> TableLayout | None:
-        """Take on the table :meth:`set_table` left, if any, and return it as worked on
+        """Take on the table :meth:`set_table` left, if any (its zones, and the segmenter,
+        stabilizer and detector at its working size), and return it as worked on
         (:func:`working_layout`); ``None`` while none is left, or while one of another
         working size than ``size`` waits for the trick in play to be gathered: its plays
         are weighed against each other in the pixels they were read in."""
@@ -542,12 +543,20 @@ class Pipeline:
         if pending is None:
             return None
         table, working = pending
-        if working.image_size != size:
+        resized = working.image_size != size
+        if resized:
             if self.segmenter.holds_trick:
                 return None
             self.segmenter.resized((working.image_size[0] / size[0],
                                     working.image_size[1] / size[1]))
         self.table, self._next_table = table, None
+        self.zones = self.segmenter.zones = SeatZones(working)
+        self._judge_zones()
+        if self.stabilizer is not None:
+            self.stabilizer.recalibrated()
+            if resized:
+                self.stabilizer.resized(working.image_size)
+        self._fit_detector()
         return working
 
     def _fit_detector(self) -> None:
@@ -681,14 +690,7 @@ class Pipeline:
                 break
             working = self._take_next_table(size)
             if working is not None:
-                self.zones = self.segmenter.zones = SeatZones(working)
-                self._judge_zones()
-                if self.stabilizer is not None:
-                    self.stabilizer.recalibrated()
-                    if working.image_size != size:
-                        self.stabilizer.resized(working.image_size)
                 size = working.image_size
-                self._fit_detector()
                 changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
                 detections = still = Detections.empty()
