@@ -320,7 +320,7 @@ class ChangeDetector:
         self._references: list[_Picture | None] = [None] * SEAT_COUNT
 
     def shrink(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """A frame (of the table's image size) shrunk to the working size."""
+        """A frame, of any size, shrunk to the working copy's size."""
         return np.asarray(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA), np.uint8)
 
     def small(self, shrunk: NDArray[np.uint8]) -> _Picture:
@@ -389,6 +389,50 @@ class ChangeDetector:
         self._previous = small
         for seat in seats:
             self._references[seat] = small
+
+
+class _WorkingFrame:
+    """A frame as the pipeline reads it: scaled to the working size (:func:`working_layout`),
+    and warped back to the table's view, each made when first needed. Most frames are read
+    only through the change detector's small copy, shrunk from the frame as it came: a far
+    camera's frame enlarged whole took longer than all the rest of its work."""
+
+    def __init__(self, image: NDArray[np.uint8], size: tuple[int, int],
+                 stabilizer: Stabilizer | None) -> None:
+        self.image = image
+        """The frame as it came."""
+        self.size = size
+        """The working size (width, height)."""
+        self._stabilizer = stabilizer
+        self._scaled: NDArray[np.uint8] | None = None
+        self._steadied: NDArray[np.uint8] | None = None
+
+    @property
+    def scaled(self) -> NDArray[np.uint8]:
+        """The frame at the working size, as filmed."""
+        if self._scaled is None:
+            self._scaled = _at_size(self.image, self.size)
+        return self._scaled
+
+    @property
+    def steadied(self) -> NDArray[np.uint8]:
+        """:attr:`scaled` warped back to the table's view (itself while the camera has not
+        moved)."""
+        if self._steadied is None:
+            self._steadied = (self.scaled if self._stabilizer is None
+                              else self._stabilizer.steady(self.scaled))
+        return self._steadied
+
+    def refollowed(self) -> None:
+        """The camera's pose was corrected: warp the frame anew when next asked."""
+        self._steadied = None
+
+    def in_table_view(self, size: tuple[int, int]) -> NDArray[np.uint8]:
+        """The frame at ``size`` in the table's view: scaled from the frame as it came while
+        the camera has not moved."""
+        if self._stabilizer is not None and self._stabilizer.displaced:
+            return _at_size(self.steadied, size)
+        return _at_size(self.image, size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,10 +624,10 @@ class Pipeline:
             self.stats.capture = source.stats
         return source
 
-    def _look_closer(self, image: NDArray[np.uint8], seat: int, *,
+    def _look_closer(self, picture: _WorkingFrame, seat: int, *,
                      camera: NDArray[np.float64] | None, read: dict[int, list[Detections]]
                      ) -> CloserViews:
-        """``seat``'s zone of ``image`` (filmed at the pose ``camera``, as
+        """``seat``'s zone of ``picture`` (filmed at the pose ``camera``, as
         :meth:`SeatZones.warp <tracker.zones.SeatZones.warp>` takes it) read again at each of
         :attr:`closer_scales`, as the segmenter asks (see :class:`~tracker.closer.CloserLook`):
         boxes in the table's pixels.
@@ -592,7 +636,7 @@ class Pipeline:
         ahead of its commit (while the picture stands), and each look costs a detector run."""
         def read_view(index: int) -> Detections:
             started = time.perf_counter()
-            view = self.zones.detect_each(image, functools.partial(
+            view = self.zones.detect_each(picture.scaled, functools.partial(
                 self._read_enlarged, scale=self.closer_scales[index]), [seat],
                 camera=camera)[seat]
             self.stats.detector_seconds += time.perf_counter() - started
@@ -696,28 +740,25 @@ class Pipeline:
                 detections = still = Detections.empty()
                 views = {}
             arrived = time.perf_counter()
-            image = _at_size(frame.image, size)
-            # One shrunk copy serves the change detector and the stabilizer (which shrinks it
-            # again to its own size when the pictures were enlarged for a far camera).
-            shrunk = changes.shrink(image)
+            picture = _WorkingFrame(frame.image, size, self.stabilizer)
+            # One shrunk copy, from the frame as it came, serves the change detector and the
+            # stabilizer (which shrinks it again to its own size when the pictures are
+            # enlarged for a far camera).
+            shrunk = changes.shrink(frame.image)
             show = on_frame is not None and arrived - shown >= frame_every
             camera = None       # the camera's pose, when it moved from the table's view
             steady_shrunk = shrunk
             if self.stabilizer is not None:
-                self.stabilizer.follow(image, frame.t, shrunk=shrunk)
+                self.stabilizer.follow(frame.image, frame.t, shrunk=shrunk)
                 if self.stabilizer.displaced:
                     # The zones' crops are taken from the frame as it came: resampled once,
                     # as sharp as a steady camera's.
                     camera, steady_shrunk = self.stabilizer.pose, self.stabilizer.steady(shrunk)
-            moving, to_detect = changes.update(image, shrunk=steady_shrunk)
+            moving, to_detect = changes.update(frame.image, shrunk=steady_shrunk)
             seats = [int(s) for s in np.flatnonzero(to_detect)]
-            # The whole frame in the table's view, warped only for what needs it whole.
-            steadied = (self.stabilizer.steady(image)
-                        if self.stabilizer is not None and camera is not None
-                        and (show or (seats and not self.per_zone)) else image)
             if seats:
                 detected = time.perf_counter()
-                detections = self._detect(image, steadied, seats, camera, per_seat, views)
+                detections = self._detect(picture, seats, camera, per_seat, views)
                 # After a move the corners followed, the boxes in force were read at two
                 # poses, zone by zone: that move is taken care of, and theirs is no evidence.
                 motion = (self._cards_moved(still, detections)
@@ -729,12 +770,11 @@ class Pipeline:
                     assert self.stabilizer is not None
                     self.stabilizer.moved_by(motion, shrunk, frame.t)
                     camera = still_pose = self.stabilizer.pose
-                    steadied = (self.stabilizer.steady(image) if show or not self.per_zone
-                                else image)
+                    picture.refollowed()
                     changes.rest(self.stabilizer.steady(shrunk), seats)
-                    detections = self._detect(image, steadied, seats, camera, per_seat, views)
+                    detections = self._detect(picture, seats, camera, per_seat, views)
                 self.stats.detector_seconds += time.perf_counter() - detected
-            closer = (functools.partial(self._look_closer, image, camera=camera, read=views)
+            closer = (functools.partial(self._look_closer, picture, camera=camera, read=views)
                       if self.per_zone and self.closer_scales else None)
             for event in self.segmenter.update(detections, frame.t, moving=bool(moving.any()),
                                                closer=closer):
@@ -742,16 +782,13 @@ class Pipeline:
                 on_event(event)
                 self.stats.latencies.append(time.perf_counter() - arrived)
                 if on_picture is not None and event["type"] == "play" and "fixes" not in event:
-                    if steadied is image and camera is not None:
-                        assert self.stabilizer is not None
-                        steadied = self.stabilizer.steady(image)   # shared with the live view
-                    self._picture_taken(on_picture, event, steadied, detections)
+                    self._picture_taken(on_picture, event, picture.steadied, detections)
             if not seats and not moving.any():
                 still = detections
                 still_pose = self.stabilizer.pose if self.stabilizer is not None else still_pose
             if on_frame is not None and show:
                 shown = arrived
-                self._show(on_frame, frame, steadied, detections[self.segmenter.counts(detections)])
+                self._show(on_frame, frame, picture, detections[self.segmenter.counts(detections)])
             done = time.perf_counter()
             if self.stats.frames:
                 self.stats.slowest_frame = max(self.stats.slowest_frame, done - arrived)
@@ -764,27 +801,28 @@ class Pipeline:
         return self.stats
 
     def _show(self, on_frame: Callable[[Frame, Detections], None], frame: Frame,
-              image: NDArray[np.uint8], detections: Detections) -> None:
-        """Hand ``on_frame`` the ``frame`` as the pipeline saw it (``image``) and its
+              picture: _WorkingFrame, detections: Detections) -> None:
+        """Hand ``on_frame`` the ``frame`` as the pipeline saw it (``picture``) and its
         ``detections``, in the table's pixels."""
         width, height = self.table.image_size
-        if (image.shape[1], image.shape[0]) != (width, height):
-            factors = np.array([width / image.shape[1], height / image.shape[0]] * 2, np.float32)
-            image = _at_size(image, (width, height))
+        image = picture.in_table_view((width, height))
+        if picture.size != (width, height):
+            factors = np.array([width / picture.size[0], height / picture.size[1]] * 2,
+                               np.float32)
             detections = replace(detections, xyxy=detections.xyxy * factors)
         on_frame(frame if image is frame.image else replace(frame, image=image), detections)
 
-    def _detect(self, image: NDArray[np.uint8], steadied: NDArray[np.uint8], seats: list[int],
+    def _detect(self, picture: _WorkingFrame, seats: list[int],
                 camera: NDArray[np.float64] | None, per_seat: list[Detections],
                 views: dict[int, list[Detections]]) -> Detections:
-        """The detections in force once ``seats``' zones of ``image`` (filmed at the pose
-        ``camera``; ``steadied``: warped back to the table's view) are read again: each
-        seat's boxes kept in ``per_seat`` and its closer views, now stale, dropped from
-        ``views``; or, without zones, the whole frame's."""
+        """The detections in force once ``seats``' zones of ``picture`` (filmed at the pose
+        ``camera``) are read again: each seat's boxes kept in ``per_seat`` and its closer
+        views, now stale, dropped from ``views``; or, without zones, the whole frame's,
+        warped back to the table's view."""
         if not self.per_zone:
             # Corners are a card's own only in an upright view: not a turned play's.
-            return self._read_once(steadied, corner=0.0)
-        for seat, found in self.zones.detect_each(image, self._read_zone, seats,
+            return self._read_once(picture.steadied, corner=0.0)
+        for seat, found in self.zones.detect_each(picture.scaled, self._read_zone, seats,
                                                   camera=camera).items():
             per_seat[seat] = found
             views.pop(seat, None)

@@ -415,6 +415,30 @@ def test_a_far_cameras_small_zones_are_enlarged_to_the_card_models_scale():
                                * 0.5 + [320, 180] * 2, atol=2)
 
 
+def test_a_far_cameras_frames_are_enlarged_only_when_a_zone_is_read(monkeypatch):
+    frames, far = twice_as_far([(1.0, []), (2.0, [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]),
+                                (1.0, [])])
+    working = working_layout(far).image_size
+    resized, detector_runs, runs_by_frame, events = [], [], [], []
+    real_resize = cv2.resize
+
+    def resize(image, size, *args, **kwargs):
+        resized.append(tuple(size))
+        return real_resize(image, size, *args, **kwargs)
+
+    def detector(image):
+        detector_runs.append(image.shape)
+        return blob_detector(image)
+
+    monkeypatch.setattr(cv2, "resize", resize)
+    Pipeline(frames, far, detector).run(
+        events.append, on_frame=lambda frame, found: runs_by_frame.append(len(detector_runs)))
+    assert [(e["seat"], e["cards"]) for e in events if e["type"] == "play"] == [(0, "55")]
+    # The frame is enlarged for the frames whose zones are read, and for no other.
+    frames_read = np.count_nonzero(np.diff(runs_by_frame, prepend=0))
+    assert resized.count(working) == frames_read < len(frames) / 4
+
+
 def recalibrated(frames, table, at):
     """Run ``frames`` with :data:`LAYOUT`'s zones, ``table`` set at frame ``at`` as the
     dashboard sets it: the events as (type, seat, cards), the working size at each frame."""
