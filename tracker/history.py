@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tracker.matching import CardMatcher
-from tracker.prior import Event, Prior
+from tracker.prior import Event, Prior, Verdict
 from tracker.readings import PlayReader, Reading, described, format_play, taking_in_cost
 from tracker.table import SEAT_COUNT
 from vision.classes import CLASS_NAMES
@@ -338,6 +338,11 @@ class RoundRecord:
         readings = {id(play): reading for play, reading in found.changes}
         return [(play, readings.get(id(play), Reading(play.read))) for play in self.recent]
 
+    def after(self, prior: Prior, mend: Mend) -> Verdict:
+        """The rules' verdict on a play once the recent plays are read as ``mend`` reads them
+        (the others as read)."""
+        return _RulesAfterMend(self, prior, mend)
+
     def trick_read_short(self, prior: Prior, seat: int, cards: str, count: int
                          ) -> list[tuple[TrickPlay, Reading]]:
         """Each play of the trick in play read with ``count`` cards, one or two more than
@@ -509,3 +514,19 @@ class RoundRecord:
             if before.checkpoint is not None:
                 self.tricks[k].checkpoint = prior.advanced(before.checkpoint,
                                                            Replay([before]).items)
+
+
+@dataclass(frozen=True, slots=True)
+class _RulesAfterMend:
+    """The rules' verdict on a play once the recent plays are read as :attr:`mend` reads
+    them, the others as read (:meth:`RoundRecord.recent_revised`)."""
+
+    record: RoundRecord
+    prior: Prior
+    mend: Mend
+
+    def objection(self, seat: int, cards: str) -> str | None:
+        """Why the rules would refuse ``cards`` from ``seat`` after the mend, or ``None``."""
+        if self.record.recent_revised(self.prior, seat, cards, [self.mend], than=np.inf):
+            return None
+        return f"rules: {cards} refused, the recent plays read as mended"

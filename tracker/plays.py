@@ -886,8 +886,8 @@ class PlaySegmenter:
         cards it takes in (:meth:`CloserCount.seen`). Else its zone is read closer for the
         count of each of its ranks (:meth:`_recounted_for_rules`): a faint card the views do
         not count is a guess, and gives way to what they do count. Next, the
-        zone of the play it answers is read closer for that play's count
-        (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
+        zone of the play it answers is read closer for that play's count, with this play's
+        own count if need be (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
         its own, or the play it answers mended with it
         (:meth:`RoundRecord.mended_with_answered`), against one earlier play read otherwise
         (:meth:`RoundRecord.revision`, :meth:`RoundRecord.earlier_revision`,
@@ -907,9 +907,11 @@ class PlaySegmenter:
         elif closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading
-        elif closer is not None and (revision := self._answered_counted_closer(
-                prior, seat, text, current, closer)):
-            repair = None   # evidence about the play answered: this one stands as read
+        elif closer is not None and (counted := self._answered_counted_closer(
+                prior, seat, cards, nearby, current, closer))[0]:
+            # Evidence about the play answered; this one stands as read, or as its own zone
+            # read closer counts it.
+            revision, repair = counted
         else:
             pair = None if repair else self._round.mended_with_answered(prior, seat, cards, nearby)
             than = repair.cost if repair else pair.cost if pair else np.inf
@@ -1064,29 +1066,44 @@ class PlaySegmenter:
                 return revision
         return []
 
-    def _answered_counted_closer(self, prior: Prior, seat: int, cards: str,
-                                 current: Detections, closer: CloserLook
-                                 ) -> list[tuple[TrickPlay, Reading]]:
+    def _answered_counted_closer(self, prior: Prior, seat: int, cards: Detections,
+                                 nearby: Detections, current: Detections, closer: CloserLook
+                                 ) -> tuple[list[tuple[TrickPlay, Reading]], Reading | None]:
         """The play that ``cards`` from ``seat`` answers (the trick's last), with the count
         of each of its ranks that most closer views of its zone give
         (:meth:`CloserCount.recounted`, setting aside only cards read below ``mend_conf``); if
-        the rules then take every recent play and ``cards`` as read, each recent play with its
-        reading (see :meth:`RoundRecord.recent_revised`), else none.
+        the rules then take every recent play and ``cards``, as read or as most closer views
+        of their own zone count them (:meth:`_recounted_for_rules`, with the faint cards
+        ``nearby``): each recent play with its reading (see
+        :meth:`RoundRecord.recent_revised`), and ``cards``' new reading (``None``: as read).
+        Else no play and ``None``.
 
-        What most views count is evidence, as a refused answer's own zone read closer is
-        (:meth:`_recounted_for_rules`), where the cheapest other reading is a guess: 7777 led,
-        read 77777 with a box on no card at 0.36, and JJJJ answering it, refused, were taken
-        with a faint J beside the answer, while all three views count four 7s."""
+        What most views count is evidence, as a refused answer's own zone read closer is,
+        where the cheapest other reading is a guess: 7777 led, read 77777 with a box on no card
+        at 0.36, and JJJJ answering it, refused, were taken with a faint J beside the answer,
+        while all three views count four 7s. Both counts may be needed: 3333 led, read 33333
+        with a 3 at 0.261, and 4444 answering it read 444, refused; views of each zone count
+        four cards, and neither count alone makes a play the rules take. The answer was taken
+        with two faint 4s beside it (44444), and the 6666 answering that with a faint 6."""
         answered = self._round.replayable_answered(seat)
         if answered is None:
-            return []
+            return [], None
         reading = self.closer_count.recounted(answered.reading.cards, answered.seat,
                                               answered.faint, current, closer,
                                               below=self.mend_conf)
         if reading is None:
-            return []
-        return self._round.recent_revised(prior, seat, cards, [Mend.one(answered, reading)],
-                                          than=np.inf)
+            return [], None
+        mend = Mend.one(answered, reading)
+        revision = self._round.recent_revised(prior, seat, format_play(cards.class_id), [mend],
+                                              than=np.inf)
+        if revision:
+            return revision, None
+        own = self._recounted_for_rules(self._round.after(prior, mend), seat, cards, nearby,
+                                        current, closer, below=self.mend_conf)
+        if own is None:
+            return [], None
+        return self._round.recent_revised(prior, seat, format_play(own.cards.class_id), [mend],
+                                          than=np.inf), own
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that

@@ -989,6 +989,32 @@ def test_the_answered_lead_read_closer_to_a_card_fewer_is_mended_not_the_answer(
                                   "with seat 0's play 1 corrected to 7777")
 
 
+@pytest.mark.parametrize(("answer_views", "lead", "answer"), [
+    ((fan("4444", 860, 480), fan("4444", 860, 480)), "3333", "4444"),
+    ((fan("4444", 860, 480), fan("444", 860, 480)), "33333", "44444"),
+], ids=["both-zones-counted", "no-majority-for-the-answer"])
+def test_a_refused_answer_and_the_lead_it_answers_are_mended_on_both_zones_counts(
+        zones, answer_views, lead, answer):
+    # 3333 led, read 33333 with a box on no card at 0.26; 4444 answers, read 444 with two
+    # faint 4s beside it. Neither count the closer views give makes a play the rules take
+    # alone (444 against 3333, 4444 against 33333); both together do, and are taken before
+    # the cheaper guess of both faint 4s.
+    events, _, trick = answered_with_closer_views(
+        zones, [*fan("3333", 600, 560), ("3", 656, 560, 0.26)],
+        [*fan("444", 860, 480), ("4", 902, 480, 0.15), ("4", 916, 480, 0.12)],
+        [[*fan("3333", 600, 560), *view] for view in answer_views])
+    assert trick == [lead, answer]
+    if lead == "3333":
+        correction, play = events
+        assert correction["fixes"] == 1 and correction["reason"] == (
+            "revised when seat 1 played 444: set aside unsure 3 (conf 0.260), counted when its "
+            "zone was read closer")
+        assert play["cards"] == "4444" and play["reason"] == (
+            "unsure card (conf 0.15); rules: 444 does not beat 33333: 3 cards against 5; taken "
+            "with seat 0's play 1 corrected to 3333; took in 4 (conf 0.150), counted when its "
+            "zone was read closer")
+
+
 def test_the_answered_lead_read_closer_to_a_card_more_takes_it_in(zones):
     # 6666 led, a tight fan read 666 (the fourth six not found at all); AAAA answers. The
     # lead's zone read closer counts the fourth six: the lead takes it in, the answer stands.
