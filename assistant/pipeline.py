@@ -172,9 +172,9 @@ def working_layout(table: TableLayout) -> TableLayout:
     >>> working_layout(far).image_size    # a play area 300 px square, enlarged to 440
     (1876, 1056)
 
-    Scaled pictures have sides of a multiple of 4 pixels: the change detector's quarter-size
-    copy of each frame then averages whole blocks of 4×4 pixels, which OpenCV does some 2.5
-    times as fast as blocks of any other size (2 ms a frame at 2340×1316).
+    Scaled pictures have sides of a multiple of 4 pixels, so that the change detector's copy,
+    a quarter of their size, is a whole number of pixels each way. A frame is scaled only when
+    a zone of it is read; that copy is shrunk from the frame as it came.
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)

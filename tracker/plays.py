@@ -885,9 +885,9 @@ class PlaySegmenter:
         that the rules take stands alone when most closer views of its zone count the faint
         cards it takes in (:meth:`CloserCount.seen`). Else its zone is read closer for the
         count of each of its ranks (:meth:`_recounted_for_rules`): a faint card the views do
-        not count is a guess, and gives way to what they do count. Next, the
-        zone of the play it answers is read closer for that play's count, with this play's
-        own count if need be (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
+        not count is a guess, and gives way to what they do count. Next, the zone of the play
+        it answers is read closer for that play's count, with this play's own count if need be
+        (:meth:`_answered_counted_closer`). Then guesses are weighed by cost: that reading of
         its own, or the play it answers mended with it
         (:meth:`RoundRecord.mended_with_answered`), against one earlier play read otherwise
         (:meth:`RoundRecord.revision`, :meth:`RoundRecord.earlier_revision`,
