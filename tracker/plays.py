@@ -908,7 +908,7 @@ class PlaySegmenter:
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading
         elif closer is not None and (counted := self._answered_counted_closer(
-                prior, seat, cards, nearby, current, closer))[0]:
+                prior, seat, cards, nearby, current, closer)) is not None:
             # Evidence about the play answered; this one stands as read, or as its own zone
             # read closer counts it.
             revision, repair = counted
@@ -1068,15 +1068,15 @@ class PlaySegmenter:
 
     def _answered_counted_closer(self, prior: Prior, seat: int, cards: Detections,
                                  nearby: Detections, current: Detections, closer: CloserLook
-                                 ) -> tuple[list[tuple[TrickPlay, Reading]], Reading | None]:
+                                 ) -> tuple[list[tuple[TrickPlay, Reading]], Reading | None] | None:
         """The play that ``cards`` from ``seat`` answers (the trick's last), with the count
         of each of its ranks that most closer views of its zone give
         (:meth:`CloserCount.recounted`, setting aside only cards read below ``mend_conf``); if
         the rules then take every recent play and ``cards``, as read or as most closer views
         of their own zone count them (:meth:`_recounted_for_rules`, with the faint cards
         ``nearby``): each recent play with its reading (see
-        :meth:`RoundRecord.recent_revised`), and ``cards``' new reading (``None``: as read).
-        Else no play and ``None``.
+        :meth:`RoundRecord.recent_revised`), and ``cards``' new reading (``None``: as read);
+        else ``None``.
 
         What most views count is evidence, as a refused answer's own zone read closer is,
         where the cheapest other reading is a guess: 7777 led, read 77777 with a box on no card
@@ -1087,12 +1087,12 @@ class PlaySegmenter:
         with two faint 4s beside it (44444), and the 6666 answering that with a faint 6."""
         answered = self._round.replayable_answered(seat)
         if answered is None:
-            return [], None
+            return None
         reading = self.closer_count.recounted(answered.reading.cards, answered.seat,
                                               answered.faint, current, closer,
                                               below=self.mend_conf)
         if reading is None:
-            return [], None
+            return None
         mend = Mend.one(answered, reading)
         revision = self._round.recent_revised(prior, seat, format_play(cards.class_id), [mend],
                                               than=np.inf)
@@ -1101,9 +1101,10 @@ class PlaySegmenter:
         own = self._recounted_for_rules(self._round.after(prior, mend), seat, cards, nearby,
                                         current, closer, below=self.mend_conf)
         if own is None:
-            return [], None
-        return self._round.recent_revised(prior, seat, format_play(own.cards.class_id), [mend],
-                                          than=np.inf), own
+            return None
+        revision = self._round.recent_revised(prior, seat, format_play(own.cards.class_id),
+                                              [mend], than=np.inf)
+        return (revision, own) if revision else None
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
