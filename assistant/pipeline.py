@@ -174,7 +174,8 @@ def working_layout(table: TableLayout) -> TableLayout:
 
     Scaled pictures have sides of a multiple of 4 pixels, so that the change detector's copy,
     a quarter of their size, is a whole number of pixels each way. A frame is scaled only when
-    a zone of it is read; that copy is shrunk from the frame as it came.
+    a zone of it is read; that copy is shrunk from the frame as it came
+    (:meth:`Pipeline._change_detector`).
     """
     width, height = table.image_size
     scale = WORKING_SIDE / min(width, height)
@@ -618,6 +619,17 @@ class Pipeline:
             if fit_input is not None and getattr(detector, "dynamic", False):
                 fit_input(width, height)
 
+    def _change_detector(self) -> ChangeDetector:
+        """A change detector for the zones in force, its copy of each frame a quarter of the
+        working size, or near it a whole fraction of the frame filmed: shrunk by whole blocks
+        of pixels, the copy is made some 15 times as fast as at another size (a far camera's
+        1280×720 frame shrunk to 640×360 in 0.14 ms, to 585×329 in 2.3 ms)."""
+        width, height = self.table.image_size
+        blocks = max(1, round(4 * height / self.zones.layout.image_size[1]))
+        if width % blocks or height % blocks:
+            return ChangeDetector(self.zones)
+        return ChangeDetector(self.zones, scale=height / blocks / self.zones.layout.image_size[1])
+
     def _frames(self) -> Iterable[Frame]:
         source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source
         if isinstance(source, Capture):
@@ -720,7 +732,7 @@ class Pipeline:
             The run's :class:`PipelineStats` (also kept in :attr:`stats`).
         """
         should_stop = stop.is_set if isinstance(stop, threading.Event) else stop
-        changes = ChangeDetector(self.zones)
+        changes = self._change_detector()
         per_seat = [Detections.empty()] * SEAT_COUNT
         detections = Detections.empty()  # in force until a zone is detected again
         still = detections  # in force when the table last lay still: where the cards lie
@@ -735,7 +747,7 @@ class Pipeline:
             working = self._take_next_table(size)
             if working is not None:
                 size = working.image_size
-                changes = ChangeDetector(self.zones)  # no reference pictures: detect every zone
+                changes = self._change_detector()  # no reference pictures: detect every zone
                 per_seat = [Detections.empty()] * SEAT_COUNT
                 detections = still = Detections.empty()
                 views = {}

@@ -377,13 +377,13 @@ def from_afar(image, scale):
     return filmed, np.array([[scale, 0, left], [0, scale, top], [0, 0, 1]])
 
 
-def twice_as_far(script):
-    """The frames of ``script`` filmed by a camera twice as far (:func:`from_afar`), and
-    :data:`LAYOUT` with its zones drawn where the table now lies, as the dashboard draws
-    them (the play area stays as a new table file guessed it)."""
+def twice_as_far(script, scale=0.5):
+    """The frames of ``script`` filmed by a camera twice as far (``1 / scale`` times:
+    :func:`from_afar`), and :data:`LAYOUT` with its zones drawn where the table now lies, as
+    the dashboard draws them (the play area stays as a new table file guessed it)."""
     frames = film(script)
-    move = from_afar(frames[0].image, 0.5)[1]
-    return ([replace(frame, image=from_afar(frame.image, 0.5)[0]) for frame in frames],
+    move = from_afar(frames[0].image, scale)[1]
+    return ([replace(frame, image=from_afar(frame.image, scale)[0]) for frame in frames],
             replace(LAYOUT, seats=LAYOUT.transformed(move, (1280, 720)).seats))
 
 
@@ -415,15 +415,18 @@ def test_a_far_cameras_small_zones_are_enlarged_to_the_card_models_scale():
                                * 0.5 + [320, 180] * 2, atol=2)
 
 
-def test_a_far_cameras_frames_are_enlarged_only_when_a_zone_is_read(monkeypatch):
+@pytest.mark.parametrize(("scale", "compared_at"), [(0.5, (469, 264)), (0.4, (640, 360))],
+                         ids=["twice-as-far", "2.5-times-as-far"])
+def test_a_far_cameras_frames_are_enlarged_only_when_a_zone_is_read(monkeypatch, scale,
+                                                                   compared_at):
     frames, far = twice_as_far([(1.0, []), (2.0, [(RED_FIVE, 620, 560), (RED_FIVE, 668, 560)]),
-                                (1.0, [])])
+                                (1.0, [])], scale)
     working = working_layout(far).image_size
     resized, detector_runs, runs_by_frame, events = [], [], [], []
     real_resize = cv2.resize
 
     def resize(image, size, *args, **kwargs):
-        resized.append(tuple(size))
+        resized.append((image.shape[:2], tuple(size)))
         return real_resize(image, size, *args, **kwargs)
 
     def detector(image):
@@ -436,7 +439,11 @@ def test_a_far_cameras_frames_are_enlarged_only_when_a_zone_is_read(monkeypatch)
     assert [(e["seat"], e["cards"]) for e in events if e["type"] == "play"] == [(0, "55")]
     # The frame is enlarged for the frames whose zones are read, and for no other.
     frames_read = np.count_nonzero(np.diff(runs_by_frame, prepend=0))
-    assert resized.count(working) == frames_read < len(frames) / 4
+    assert [size for _, size in resized].count(working) == frames_read < len(frames) / 4
+    # Every frame is compared shrunk from the frame as it came: to a quarter of the working
+    # size, or near it to a whole fraction of the frame, which is fast to shrink to (half of
+    # 1280x720 rather than 587x330).
+    assert resized.count(((720, 1280), compared_at)) == len(frames)
 
 
 def recalibrated(frames, table, at):
