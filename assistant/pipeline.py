@@ -406,7 +406,7 @@ class _WorkingFrame:
         """The working size (width, height)."""
         self._stabilizer = stabilizer
         self._scaled: NDArray[np.uint8] | None = None
-        self._steadied: NDArray[np.uint8] | None = None
+        self._steadied: tuple[NDArray[np.float64], NDArray[np.uint8]] | None = None  # pose, frame
 
     @property
     def scaled(self) -> NDArray[np.uint8]:
@@ -417,16 +417,14 @@ class _WorkingFrame:
 
     @property
     def steadied(self) -> NDArray[np.uint8]:
-        """:attr:`scaled` warped back to the table's view (itself while the camera has not
-        moved)."""
-        if self._steadied is None:
-            self._steadied = (self.scaled if self._stabilizer is None
-                              else self._stabilizer.steady(self.scaled))
-        return self._steadied
-
-    def refollowed(self) -> None:
-        """The camera's pose was corrected: warp the frame anew when next asked."""
-        self._steadied = None
+        """:attr:`scaled` warped back to the table's view at the camera's pose in force (itself
+        while the camera has not moved): warped once per pose."""
+        if self._stabilizer is None:
+            return self.scaled
+        pose = self._stabilizer.pose
+        if self._steadied is None or not np.array_equal(self._steadied[0], pose):
+            self._steadied = (pose, self._stabilizer.steady(self.scaled))
+        return self._steadied[1]
 
     def in_table_view(self, size: tuple[int, int]) -> NDArray[np.uint8]:
         """The frame at ``size`` in the table's view: scaled from the frame as it came while
@@ -625,10 +623,11 @@ class Pipeline:
         of pixels, the copy is made some 15 times as fast as at another size (a far camera's
         1280×720 frame shrunk to 640×360 in 0.14 ms, to 585×329 in 2.3 ms)."""
         width, height = self.table.image_size
-        blocks = max(1, round(4 * height / self.zones.layout.image_size[1]))
+        working_height = self.zones.layout.image_size[1]
+        blocks = max(1, round(4 * height / working_height))
         if width % blocks or height % blocks:
             return ChangeDetector(self.zones)
-        return ChangeDetector(self.zones, scale=height / blocks / self.zones.layout.image_size[1])
+        return ChangeDetector(self.zones, scale=height / blocks / working_height)
 
     def _frames(self) -> Iterable[Frame]:
         source = frames(self.source) if isinstance(self.source, int | str | Path) else self.source
@@ -782,7 +781,6 @@ class Pipeline:
                     assert self.stabilizer is not None
                     self.stabilizer.moved_by(motion, shrunk, frame.t)
                     camera = still_pose = self.stabilizer.pose
-                    picture.refollowed()
                     changes.rest(self.stabilizer.steady(shrunk), seats)
                     detections = self._detect(picture, seats, camera, per_seat, views)
                 self.stats.detector_seconds += time.perf_counter() - detected

@@ -19,14 +19,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tracker.matching import CardMatcher
-from tracker.prior import Event, Prior, Verdict
+from tracker.prior import Event, Prior
 from tracker.readings import PlayReader, Reading, described, format_play, taking_in_cost
 from tracker.table import SEAT_COUNT
 from vision.classes import CLASS_NAMES
 from vision.detections import Detections
 
-__all__ = ["Mend", "Replay", "RoundRecord", "Trick", "TrickPlay", "laid_late", "nearly_out",
-           "taken_with"]
+__all__ = ["Mend", "Replay", "RoundRecord", "RulesAfterMend", "Trick", "TrickPlay", "laid_late",
+           "nearly_out", "taken_with"]
 
 Items = list[tuple[int, str] | None]
 """Plays as the rules replay them, ``(seat, cards)``, ``None`` where a trick was gathered."""
@@ -338,10 +338,10 @@ class RoundRecord:
         readings = {id(play): reading for play, reading in found.changes}
         return [(play, readings.get(id(play), Reading(play.read))) for play in self.recent]
 
-    def after(self, prior: Prior, mend: Mend) -> Verdict:
+    def after(self, prior: Prior, mend: Mend) -> RulesAfterMend:
         """The rules' verdict on a play once the recent plays are read as ``mend`` reads them
         (the others as read)."""
-        return _RulesAfterMend(self, prior, mend)
+        return RulesAfterMend(self, prior, mend)
 
     def trick_read_short(self, prior: Prior, seat: int, cards: str, count: int
                          ) -> list[tuple[TrickPlay, Reading]]:
@@ -517,16 +517,27 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class _RulesAfterMend:
-    """The rules' verdict on a play once the recent plays are read as :attr:`mend` reads
-    them, the others as read (:meth:`RoundRecord.recent_revised`)."""
+class RulesAfterMend:
+    """The rules' verdict (a :class:`~tracker.prior.Verdict`) on a play once the recent plays
+    are read as :attr:`mend` reads them, the others as read."""
 
     record: RoundRecord
     prior: Prior
     mend: Mend
+    _revised: dict[tuple[int, str], list[tuple[TrickPlay, Reading]]] = field(
+        default_factory=dict, repr=False)
+
+    def revised(self, seat: int, cards: str) -> list[tuple[TrickPlay, Reading]]:
+        """Each recent play with its reading, if the rules take them so and then ``cards``
+        from ``seat`` (:meth:`RoundRecord.recent_revised`); else none. Each play is replayed
+        once: a verdict asked of it is asked for its revision next."""
+        if (seat, cards) not in self._revised:
+            self._revised[seat, cards] = self.record.recent_revised(
+                self.prior, seat, cards, [self.mend], than=np.inf)
+        return self._revised[seat, cards]
 
     def objection(self, seat: int, cards: str) -> str | None:
         """Why the rules would refuse ``cards`` from ``seat`` after the mend, or ``None``."""
-        if self.record.recent_revised(self.prior, seat, cards, [self.mend], than=np.inf):
+        if self.revised(seat, cards):
             return None
         return f"rules: {cards} refused, the recent plays read as mended"

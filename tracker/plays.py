@@ -1093,18 +1093,14 @@ class PlaySegmenter:
                                               below=self.mend_conf)
         if reading is None:
             return None
-        mend = Mend.one(answered, reading)
-        revision = self._round.recent_revised(prior, seat, format_play(cards.class_id), [mend],
-                                              than=np.inf)
-        if revision:
+        after = self._round.after(prior, Mend.one(answered, reading))
+        if revision := after.revised(seat, format_play(cards.class_id)):
             return revision, None
-        own = self._recounted_for_rules(self._round.after(prior, mend), seat, cards, nearby,
-                                        current, closer, below=self.mend_conf)
+        own = self._recounted_for_rules(after, seat, cards, nearby, current, closer,
+                                        below=self.mend_conf)
         if own is None:
             return None
-        revision = self._round.recent_revised(prior, seat, format_play(own.cards.class_id),
-                                              [mend], than=np.inf)
-        return (revision, own) if revision else None
+        return after.revised(seat, format_play(own.cards.class_id)), own   # taken by ``after``
 
     def _closer_readings(self, play: TrickPlay, view: Detections) -> list[Reading]:
         """``play`` as read with one card read as ``view`` reads it: a box of another rank that
