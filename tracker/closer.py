@@ -103,14 +103,14 @@ class CloserCount:
     Args:
         counts: which of a view's boxes count on their own (the segmenter's
             :meth:`~tracker.plays.PlaySegmenter.counts`).
-        review_conf: a card read from this up is read surely.
+        sure_conf: a card read from this up is read surely.
         memory_iou: IoU from which a view's box lies on a card.
     """
 
-    def __init__(self, counts: Callable[[Detections], NDArray[np.bool_]], *, review_conf: float,
+    def __init__(self, counts: Callable[[Detections], NDArray[np.bool_]], *, sure_conf: float,
                  memory_iou: float) -> None:
         self.counts = counts
-        self.review_conf = review_conf
+        self.sure_conf = sure_conf
         self.memory_iou = memory_iou
 
     def counted(self, closer: CloserLook, current: Detections, seat: int,
@@ -192,14 +192,14 @@ class CloserCount:
 
     def read_surely(self, closer: CloserLook, current: Detections, seat: int,
                     cards: Detections) -> NDArray[np.float32]:
-        """The confidence of each of ``cards``, its unsure ones (below ``review_conf``) read
+        """The confidence of each of ``cards``, its unsure ones (below ``sure_conf``) read
         again from the closer views of ``seat``'s zone: the least that the views reading them
         surely give the box surest on each card (IoU at least ``memory_iou``), if most views
         read each of them surely as its rank and count as many cards of the play's ranks as
         ``current`` holds in the zone; else ``cards.confidence``. The views are read until
         most of them agree. A card the detector was unsure of at the camera's scale is most
         often read surely when enlarged, as a stray box is not read at all."""
-        unsure = cards.confidence < self.review_conf
+        unsure = cards.confidence < self.sure_conf
         in_zone = _zone_cards(current, seat)
         sure: list[NDArray[np.float32]] = []
 
@@ -220,13 +220,13 @@ class CloserCount:
                      ) -> NDArray[np.float32] | None:
         """How surely the closer view ``seen`` reads each of the ``unsure`` cards as its rank
         (its surest box on the card), if it counts ``more`` of none of their ranks and reads
-        each of them so from ``review_conf``; else ``None``."""
+        each of them so from ``sure_conf``; else ``None``."""
         on = box_iou(unsure.xyxy, seen.xyxy) >= self.memory_iou
         if more.any() or not on.any(axis=1).all():
             return None
         best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
         read = seen.confidence[best]
-        if (seen.class_id[best] != unsure.class_id).any() or read.min() < self.review_conf:
+        if (seen.class_id[best] != unsure.class_id).any() or read.min() < self.sure_conf:
             return None
         return np.asarray(read, np.float32)
 

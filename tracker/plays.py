@@ -135,7 +135,7 @@ from vision.classes import BACK_CLASS_ID, CLASS_NAMES, class_id
 from vision.detections import Detections, box_inside, box_intersection, box_iou
 
 __all__ = ["FAINT_CONF", "LOOK_AHEAD", "MAX_REVISIONS", "MIN_CONF", "REVIEW_CONF", "ROUND_GAP",
-           "PlaySegmenter"]
+           "SURE_CONF", "PlaySegmenter"]
 
 
 WILD_CLASS_IDS = tuple(class_id(name) for name in ("2", "SJ", "BJ"))
@@ -146,9 +146,11 @@ MIN_CONF = 0.2
 FAINT_CONF = 0.1
 """Default confidence from which a detection is a faint card (see :class:`PlaySegmenter`): a
 detector feeding the segmenter should report boxes down to it."""
-REVIEW_CONF = 0.4
+REVIEW_CONF = 0.3
 """Default confidence under which a play's least sure card holds it for review (see
 :class:`PlaySegmenter`)."""
+SURE_CONF = 0.4
+"""Default confidence from which a card is read surely (see :class:`PlaySegmenter`)."""
 ROUND_GAP = 60.0
 """Default seconds without a play after which an open round is judged as the end of the stream
 judges it (see :class:`PlaySegmenter`)."""
@@ -180,12 +182,17 @@ class PlaySegmenter:
             faint card of a play's rank beside it holds the play for review, and an answer of
             its count, unless it is a card's second box from the card's own corner
             (``data["found_twice"]``).
-        review_conf: a play whose least sure card is below this is held for review (51
-            rendered games: none of the 360 plays whose least sure card read 0.4-0.5, and
-            that nothing else held, was wrong; 2 of the 236 below 0.4 were. On 22 more, 0.5
-            would hold 332 plays instead of 199 to catch 2 wrong ones), unless nothing
-            else holds it and most closer views read its unsure cards from this up
-            (:meth:`CloserCount.read_surely`).
+        review_conf: a play whose least sure card is below this is held for review, unless
+            nothing else holds it and most closer views read its cards below ``sure_conf``
+            from ``sure_conf`` up (:meth:`CloserCount.read_surely`). Of the plays that
+            nothing else held, on 137 rendered rounds (and 60 more filmed smaller, larger or
+            from twice as far), none of the 276 whose least sure card read 0.3-0.4 was wrong;
+            2 of the 188 below 0.3 were (AAAA read AAAAA at 0.209, 222 read 2222 at 0.254).
+            At 0.4, 14 % more plays were held, for no wrong one.
+        sure_conf: a card read from this up is read surely: it alone says which zone a play
+            lies in when the play straddles zones, and closer views lift an unsure card to
+            no less. (51 rendered games: none of the 360 plays whose least sure card read
+            0.4-0.5, and that nothing else held, was wrong.)
         repair_conf: cards read below this are unsure: when the rules refuse a play, its
             unsure cards may be set aside or read as their second choice.
         mend_conf: the plays after an earlier play may set aside or read again (second choice)
@@ -248,7 +255,8 @@ class PlaySegmenter:
 
     def __init__(self, zones: SeatZones, *, window: float = 0.5, min_conf: float = MIN_CONF,
                  faint_conf: float = FAINT_CONF, review_conf: float = REVIEW_CONF,
-                 repair_conf: float = 0.5, mend_conf: float = 0.6, recount_conf: float = 0.7,
+                 sure_conf: float = SURE_CONF, repair_conf: float = 0.5, mend_conf: float = 0.6,
+                 recount_conf: float = 0.7,
                  second_choice_ratio: float = 0.05, close_call_conf: float = 0.7,
                  prior: Prior | None = None, gather: GatherRule | None = None,
                  still_iou: float = 0.6, memory_iou: float = 0.5, memory_cover: float = 0.8,
@@ -265,6 +273,7 @@ class PlaySegmenter:
         self.min_conf = min_conf
         self.faint_conf = faint_conf
         self.review_conf = review_conf
+        self.sure_conf = sure_conf
         self.repair_conf = repair_conf
         self.mend_conf = mend_conf
         self.recount_conf = recount_conf
@@ -280,7 +289,7 @@ class PlaySegmenter:
                                  max_set_aside=max_set_aside, max_take_in=max_take_in,
                                  second_choice=second_choice)
         """The other readings of a play that the rules may weigh, within these settings."""
-        self.closer_count = CloserCount(self.counts, review_conf=review_conf,
+        self.closer_count = CloserCount(self.counts, sure_conf=sure_conf,
                                         memory_iou=memory_iou)
         """What the closer views of a zone count, that a play's own reading may give way to."""
         self.max_revisions = max_revisions
@@ -692,7 +701,7 @@ class PlaySegmenter:
         # An unsure card says little of where the play lies (a card of the play before, read
         # anew beside it), and the rules would take the play from that play's seat as a lead
         # after all passed: they choose among the zones of its sure cards only.
-        sure = group.confidence >= self.review_conf
+        sure = group.confidence >= self.sure_conf
         lying_in = group.data["seat"][sure] if sure.any() else group.data["seat"]
         touched = sorted(({int(s) for s in lying_in} | {seat}) - {-1})
         prior = self._rules()
@@ -794,7 +803,7 @@ class PlaySegmenter:
             reasons.append(f"rules: round {stale} is still in play, though the table dealt "
                            f"anew: this play opens a new round")
         confidence = cards.confidence
-        if confidence.min() < self.review_conf and not reasons and closer is not None:
+        if confidence.min() < self.sure_conf and not reasons and closer is not None:
             confidence = self.closer_count.read_surely(closer, current, seat, cards)
         conf = round(float(confidence.min()), 3)
         if conf < self.review_conf:
