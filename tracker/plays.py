@@ -185,14 +185,13 @@ class PlaySegmenter:
         review_conf: a play whose least sure card is below this is held for review, unless
             nothing else holds it and most closer views read its cards below ``sure_conf``
             from ``sure_conf`` up (:meth:`CloserCount.read_surely`). Of the plays that
-            nothing else held, on 137 rendered rounds (and 60 more filmed smaller, larger or
-            from twice as far), none of the 276 whose least sure card read 0.3-0.4 was wrong;
-            2 of the 188 below 0.3 were (AAAA read AAAAA at 0.209, 222 read 2222 at 0.254).
-            At 0.4, 14 % more plays were held, for no wrong one.
-        sure_conf: a card read from this up is read surely: it alone says which zone a play
-            lies in when the play straddles zones, and closer views lift an unsure card to
-            no less. (51 rendered games: none of the 360 plays whose least sure card read
-            0.4-0.5, and that nothing else held, was wrong.)
+            nothing else held, on 137 rendered rounds, none of the 192 whose least sure card
+            read 0.3-0.4 was wrong (nor any of 49 more, filmed smaller, larger or from twice
+            as far); 2 of the 135 below 0.3 were (AAAA read AAAAA at 0.209, 222 read 2222 at
+            0.254). Below 0.4, as before, 1354 plays of the 137 rounds were held, not 1162.
+        sure_conf: a card read from this up is read surely: the sure cards alone say which
+            zone a play lying across two is in, and a closer view must read a card below this
+            from it up to let the card's play through.
         repair_conf: cards read below this are unsure: when the rules refuse a play, its
             unsure cards may be set aside or read as their second choice.
         mend_conf: the plays after an earlier play may set aside or read again (second choice)
