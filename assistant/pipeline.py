@@ -760,7 +760,7 @@ class Pipeline:
             camera = None       # the camera's pose, when it moved from the table's view
             steady_shrunk = shrunk
             if self.stabilizer is not None:
-                self.stabilizer.follow(frame.image, frame.t, shrunk=shrunk)
+                self.stabilizer.follow(shrunk, frame.t)
                 if self.stabilizer.displaced:
                     # The zones' crops are taken from the frame as it came: resampled once,
                     # as sharp as a steady camera's.

@@ -245,26 +245,18 @@ class Stabilizer:
         """Whether the pose in force is not the calibrated view's: frames are warped back."""
         return not np.array_equal(self._pose, np.eye(3))
 
-    def update(self, image: NDArray[np.uint8], t: float, *,
-               shrunk: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
+    def update(self, image: NDArray[np.uint8], t: float) -> NDArray[np.uint8]:
         """Follow the camera to ``image`` (taken at ``t`` seconds) and return it warped back
         to the calibrated view (``image`` itself while the camera has never moved): as
         :meth:`follow`, then :meth:`steady`."""
-        self.follow(image, t, shrunk=shrunk)
+        self.follow(image, t)
         return self.steady(image)
 
-    def follow(self, image: NDArray[np.uint8], t: float, *,
-               shrunk: NDArray[np.uint8] | None = None) -> None:
-        """Follow the camera to ``image``, taken at ``t`` seconds: :attr:`pose` is then the
-        camera's. ``shrunk``: ``image`` already shrunk to ``scale``, or less (area-averaged, in
-        colour), when the caller has it: the grey copy is then made from it."""
-        width, height = self._small_size
-        if shrunk is None:
-            small = self._grey_copy(image)
-        elif shrunk.shape[:2] == (height, width):
-            small = _grey(shrunk)
-        else:
-            small = self._grey_copy(shrunk)
+    def follow(self, image: NDArray[np.uint8], t: float) -> None:
+        """Follow the camera to ``image``, its frame at ``t`` seconds or a copy of it shrunk
+        (area-averaged, in colour: the caller may have one): :attr:`pose` is then the
+        camera's."""
+        small = self._grey_copy(image)
         if self._reference is not None:     # followed from the calibrated view
             self._take_anchor(self._grey_copy(self._reference), t)
             self._reference, self._searching = None, bool(len(self._points))
@@ -298,8 +290,11 @@ class Stabilizer:
 
     def _grey_copy(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         # Grey first: a third of the pixels to shrink.
-        return np.asarray(cv2.resize(_grey(image), self._small_size,
-                                     interpolation=cv2.INTER_AREA), np.uint8)
+        grey = _grey(image)
+        if grey.shape[::-1] == self._small_size:   # shrunk already
+            return grey
+        return np.asarray(cv2.resize(grey, self._small_size, interpolation=cv2.INTER_AREA),
+                          np.uint8)
 
     def _found_from_reference(self, small: NDArray[np.uint8], t: float) -> bool:
         """Look for the calibrated view (the anchor) in ``small``, the camera having perhaps
