@@ -802,6 +802,8 @@ class PlaySegmenter:
             reasons.append(f"rules: round {stale} is still in play, though the table dealt "
                            f"anew: this play opens a new round")
         confidence = cards.confidence
+        # Read closer from sure_conf down, not review_conf: how surely the views read a card
+        # is the play's conf, and weighs the card's second choice (a close call) too.
         if confidence.min() < self.sure_conf and not reasons and closer is not None:
             confidence = self.closer_count.read_surely(closer, current, seat, cards)
         conf = round(float(confidence.min()), 3)
