@@ -65,7 +65,8 @@ def _feeders(app: FastAPI) -> list[Feeder]:
             live, app.state.frames, source=settings.source, size=settings.source_size,
             fps=settings.source_fps, steady=settings.steady, view=view,
             table=lambda: app.state.table,
-            frame_rate=settings.frame_rate, round_gap=settings.round_gap))
+            frame_rate=settings.frame_rate, round_gap=settings.round_gap,
+            review_conf=settings.review_conf))
     elif settings.script_seed is not None:
         events = random_match(settings.script_seed, live.game.ruleset, settings.script_rounds)
         # A resumed scripted game continues where it stopped: one stored event per script line.

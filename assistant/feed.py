@@ -172,7 +172,7 @@ class SeenMatch:
 
 
 def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callable[[], Any],
-                    frame_rate: float, round_gap: float | None,
+                    frame_rate: float, round_gap: float | None, review_conf: float,
                     size: tuple[int, int] | None = None, fps: float | None = None,
                     steady: bool = True, view: NDArray[np.uint8] | None = None) -> Feeder:
     """Runs the vision pipeline on ``source`` (captured at ``size`` and ``fps`` when given, see
@@ -183,7 +183,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     for its review (``GET /api/games/{game}/plays/{seq}/picture``).
     ``table`` gives the current table layout: when the operator recalibrates the zones, the
     pipeline switches to the new ones at the next frame. ``round_gap``: the segmenter's (seconds
-    without a play after which an open round is judged; ``None``: never).
+    without a play after which an open round is judged; ``None``: never); ``review_conf``: its
+    confidence under which a play's least sure card holds it for review.
 
     The detector loads here, so a missing model fails at start, not in the thread. A video file
     or a folder of images plays at its own speed, as a camera would deliver it.
@@ -196,7 +197,8 @@ def pipeline_feeder(live: LiveGame, hub: FrameHub, *, source: str, table: Callab
     width, height = size or (None, None)
     capture = frames(source, width=width, height=height, fps=fps)
     pipeline = Pipeline(capture if capture.live else _paced(capture, stop), table(),
-                        match=SeenMatch(live), round_gap=round_gap, steady=steady, view=view)
+                        match=SeenMatch(live), round_gap=round_gap, review_conf=review_conf,
+                        steady=steady, view=view)
     hub.source, hub.capture, hub.pipeline = source, capture.stats, pipeline.stats
 
     def on_frame(frame: Any, detections: Any) -> None:

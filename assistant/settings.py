@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tracker.plays import ROUND_GAP
+from tracker.plays import REVIEW_CONF, ROUND_GAP
 
 __all__ = ["KEEP_PICTURES", "Settings", "is_loopback"]
 
@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     """Seconds without a play after which vision asks whether the round in play should be
     over (the next deal is being made): a round left open by a play read a card short ends
     by correcting it. ``None``: never (a camera's stream has no end to ask it at)."""
+    review_conf: float = Field(default=REVIEW_CONF, ge=0, le=1)
+    """Confidence under which a play's least sure card holds it for review: higher holds more
+    plays, nearly all of them right, to catch a wrong one more."""
     frame_rate: float = Field(default=10.0, gt=0, le=60)
     """Most annotated frames per second sent to the live view."""
     keep_pictures: int | None = Field(default=KEEP_PICTURES, ge=1)

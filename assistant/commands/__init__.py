@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_capture_options", "add_round_gap", "capture_options", "frame_size", "port",
-           "positive_float", "positive_int", "read_text", "round_gap", "seconds"]
+__all__ = ["add_capture_options", "add_review_conf", "add_round_gap", "capture_options",
+           "confidence", "frame_size", "port", "positive_float", "positive_int", "read_text",
+           "round_gap", "seconds"]
 
 
 def read_text(path: Path) -> str:
@@ -49,12 +50,17 @@ def port(text: str) -> int:
     return value
 
 
+def _number(text: str, what: str) -> float:
+    """``text`` from the command line as a number; else an error saying ``what`` it must be."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
 def positive_float(text: str) -> float:
     """A number above 0 from the command line."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    value = _number(text, "a number")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be above 0, got {value:g}")
     return value
@@ -100,10 +106,7 @@ def capture_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def seconds(text: str) -> float | None:
     """A wait in seconds from the command line; 0 means none."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    value = _number(text, "a number of seconds")
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"seconds must lie within 0-3600, not {text}")
     return value or None
@@ -117,8 +120,28 @@ def add_round_gap(parser: argparse.ArgumentParser, *, zero: str) -> None:
                              f"ends the round (default: 60; 0: {zero})")
 
 
+def confidence(text: str) -> float:
+    """A confidence from the command line, within 0-1."""
+    value = _number(text, "a confidence")
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a confidence lies within 0-1, not {text}")
+    return value
+
+
+def add_review_conf(parser: argparse.ArgumentParser) -> None:
+    """``--review-conf CONF``, the segmenter's ``review_conf``."""
+    from tracker.plays import REVIEW_CONF
+
+    parser.add_argument("--review-conf", type=confidence, default=argparse.SUPPRESS,
+                        metavar="CONF",
+                        help="hold a play for review when its least sure card reads below "
+                             f"CONF (default {REVIEW_CONF}; a stricter referee's 0.4 or 0.5 "
+                             "holds more plays, nearly all of them right, to catch a wrong one "
+                             "more; 0: none for that reason alone)")
+
+
 def given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     """The options of ``names`` that were given on the command line (each declared with
     ``default=argparse.SUPPRESS``), by name: the others keep the default of whatever takes
-    them (``--round-gap``, ``--keep-pictures``)."""
+    them (``--round-gap``, ``--review-conf``, ``--keep-pictures``)."""
     return {name: getattr(args, name) for name in names if name in args}

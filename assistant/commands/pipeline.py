@@ -14,6 +14,7 @@ from typing import Any
 
 from assistant.commands import (
     add_capture_options,
+    add_review_conf,
     add_round_gap,
     capture_options,
     given,
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     process.add_argument("--window", type=positive_float, default=0.5,
                          help="seconds cards must lie still before they count (default: 0.5)")
     add_round_gap(process, zero="only at the end of the video")
+    add_review_conf(process)
     process.add_argument("--threads", type=positive_int, default=2,
                          help="detector threads (default: 2)")
     process.add_argument("--whole-frame", action="store_true",
@@ -107,7 +109,8 @@ def process_command(args: argparse.Namespace) -> int:
 
         pipeline = Pipeline(source, table, detector, match=match, ruleset=args.ruleset,
                             window=args.window, per_zone=not args.whole_frame,
-                            steady=args.steady, view=view, **given(args, "round_gap"))
+                            steady=args.steady, view=view,
+                            **given(args, "round_gap", "review_conf"))
         def on_picture(seq: int, jpeg: bytes) -> None:
             play_picture_file(args.pictures, seq).write_bytes(jpeg)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from assistant.commands import (
     add_capture_options,
+    add_review_conf,
     add_round_gap,
     capture_options,
     count_or_all,
@@ -76,6 +77,7 @@ def register(subparsers: Any) -> None:
                        help="let a play held for review in as seen after SECONDS nobody looked "
                             "at it (default: held plays wait for the operator)")
     add_round_gap(serve, zero="never")
+    add_review_conf(serve)
     serve.set_defaults(func=_serve)
 
     export = subparsers.add_parser(
@@ -123,7 +125,7 @@ def _serve(args: argparse.Namespace) -> int:
     return _run(args, {"db": args.db, "new_game": args.new_game, "source": args.source,
                        "source_size": args.size, "source_fps": args.fps, "steady": args.steady,
                        "table": args.table, "accept_after": args.accept_after,
-                       **given(args, "round_gap")})
+                       **given(args, "round_gap", "review_conf")})
 
 
 def _start_table(source: str, path: Path, **options: Any) -> None:

@@ -19,6 +19,7 @@ from assistant.cli import main
 from assistant.feed import PipelineSubmitter, SeenMatch, submit_checked
 from rules.selfplay import random_match
 from tests.assistant.assistant_helpers import first_round, local_client, make_settings, post
+from tracker.plays import REVIEW_CONF
 from tracker.prior import MatchPrior
 from tracker.table import TableLayout
 
@@ -286,6 +287,15 @@ def test_a_bad_wait_is_refused_by_name(
     assert exited.value.code == 2 and option in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["serve", "process"])
+@pytest.mark.parametrize("conf", ["sure", "-0.1", "1.5"])
+def test_a_bad_review_threshold_is_refused_by_name(
+        command: str, conf: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--review-conf", conf])
+    assert exited.value.code == 2 and "argument --review-conf" in capsys.readouterr().err
+
+
 def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) -> None:
     assert client.get("/api/state").status_code == 200
     rebound = client.get("/api/state", headers={"Host": "evil.example:8000"})
@@ -417,15 +427,19 @@ def test_older_games_keep_only_the_pictures_of_the_plays_held_or_corrected(
     assert resumed.get(pictures[3]).content == b"66"
 
 
-@pytest.mark.parametrize(("given", "kept"), [([], 10), (["--keep-pictures", "3"], 3),
-                                             (["--keep-pictures", "all"], None)])
-def test_the_games_whose_pictures_are_kept_are_chosen_on_the_command_line(
-        given: list[str], kept: int | None, tmp_path: Path,
+@pytest.mark.parametrize(("given", "setting", "value"), [
+    ([], "keep_pictures", 10), (["--keep-pictures", "3"], "keep_pictures", 3),
+    (["--keep-pictures", "all"], "keep_pictures", None),
+    ([], "review_conf", REVIEW_CONF), (["--review-conf", "0.5"], "review_conf", 0.5)],
+    ids=["pictures-kept", "pictures-of-3-games", "pictures-of-all", "review-conf",
+         "review-conf-0.5"])
+def test_the_games_with_pictures_and_the_plays_held_are_chosen_on_the_command_line(
+        given: list[str], setting: str, value: float | None, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     served: list[FastAPI] = []
     monkeypatch.setattr("uvicorn.run", lambda app, **kwargs: served.append(app))
     assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), "--no-speech", *given]) == 0
-    assert served[0].state.settings.keep_pictures == kept
+    assert getattr(served[0].state.settings, setting) == value
 
 
 def test_gouji_export_writes_the_pictures_of_the_plays(

@@ -14,7 +14,7 @@ import pytest
 
 from assistant.cli import main
 from tests.helpers import write_bumped_video
-from tracker.plays import FAINT_CONF, ROUND_GAP, PlaySegmenter
+from tracker.plays import FAINT_CONF, REVIEW_CONF, ROUND_GAP, PlaySegmenter
 from tracker.table import TableLayout, save_view, view_path
 from vision.detections import Detections
 from vision.synth.scene import make_table_texture
@@ -133,16 +133,17 @@ def test_process_finds_a_camera_moved_since_the_table_was_calibrated(tmp_path, m
     assert (told in printed) is view_kept
 
 
-@pytest.mark.parametrize(("argv", "round_gap"), [([], ROUND_GAP), (["--round-gap", "0"], None),
-                                                 (["--round-gap", "90"], 90.0)])
-def test_process_judges_a_round_left_open_after_the_gap_asked_for(tmp_path, monkeypatch, argv,
-                                                                  round_gap):
+@pytest.mark.parametrize(("argv", "round_gap", "review_conf"), [
+    ([], ROUND_GAP, REVIEW_CONF), (["--round-gap", "0"], None, REVIEW_CONF),
+    (["--round-gap", "90", "--review-conf", "0.5"], 90.0, 0.5)])
+def test_process_judges_rounds_and_holds_plays_as_asked(tmp_path, monkeypatch, argv, round_gap,
+                                                        review_conf):
     gaps = []
     real_init = PlaySegmenter.__init__
 
     def init(self, *args, **options):
         real_init(self, *args, **options)
-        gaps.append(self.round_gap)
+        gaps.append((self.round_gap, self.review_conf))
 
     monkeypatch.setattr(PlaySegmenter, "__init__", init)
     monkeypatch.setattr("vision.detector.Detector", NothingDetector)
@@ -153,7 +154,7 @@ def test_process_judges_a_round_left_open_after_the_gap_asked_for(tmp_path, monk
     table.save(tmp_path / "table.json")
     assert main(["process", str(clip), "--table", str(tmp_path / "table.json"),
                  "--events", str(tmp_path / "events.jsonl"), *argv]) == 0
-    assert gaps == [round_gap]
+    assert gaps == [(round_gap, review_conf)]
 
 
 def test_process_asks_the_source_for_the_size_and_rate_given(tmp_path, monkeypatch, capsys):

@@ -20,6 +20,7 @@ from assistant.pipeline import PipelineStats
 from assistant.video import FrameHub
 from tests.assistant.assistant_helpers import LiveServer, make_settings
 from tests.helpers import write_bumped_video
+from tracker.plays import PlaySegmenter
 from tracker.table import TableLayout, load_view, save_view
 from vision.capture import CaptureStats
 from vision.detections import Detections
@@ -123,6 +124,27 @@ def test_serve_holds_a_camera_moved_since_calibration_to_the_view_kept(
     with server, httpx.Client(base_url=server.url) as http:
         camera = camera_once_ended(http, within=20)
     assert camera["moves"] == 1 and camera["shift"] == pytest.approx(16.1, abs=0.5)
+
+
+def test_a_served_pipeline_holds_plays_below_the_confidence_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    held_below = []
+    real_init = PlaySegmenter.__init__
+
+    def init(self: PlaySegmenter, *args: Any, **options: Any) -> None:
+        real_init(self, *args, **options)
+        held_below.append(self.review_conf)
+
+    monkeypatch.setattr(PlaySegmenter, "__init__", init)
+    monkeypatch.setattr("vision.detector.Detector", NoCards)
+    video, table = tmp_path / "game.mp4", tmp_path / "table.json"
+    write_video(video)
+    TableLayout.default([(80, 40), (560, 40), (560, 440), (80, 440)], (640, 480)).save(table)
+    server = LiveServer(create_app(make_settings(tmp_path, source=str(video), table=table,
+                                                 review_conf=0.5)))
+    with server, httpx.Client(base_url=server.url) as http:
+        camera_once_ended(http)
+    assert held_below == [0.5]
 
 
 @pytest.mark.browser
