@@ -138,12 +138,12 @@ def test_process_finds_a_camera_moved_since_the_table_was_calibrated(tmp_path, m
     (["--round-gap", "90", "--review-conf", "0.5"], 90.0, 0.5)])
 def test_process_judges_rounds_and_holds_plays_as_asked(tmp_path, monkeypatch, argv, round_gap,
                                                         review_conf):
-    gaps = []
+    asked = []
     real_init = PlaySegmenter.__init__
 
     def init(self, *args, **options):
         real_init(self, *args, **options)
-        gaps.append((self.round_gap, self.review_conf))
+        asked.append((self.round_gap, self.review_conf))
 
     monkeypatch.setattr(PlaySegmenter, "__init__", init)
     monkeypatch.setattr("vision.detector.Detector", NothingDetector)
@@ -154,7 +154,7 @@ def test_process_judges_rounds_and_holds_plays_as_asked(tmp_path, monkeypatch, a
     table.save(tmp_path / "table.json")
     assert main(["process", str(clip), "--table", str(tmp_path / "table.json"),
                  "--events", str(tmp_path / "events.jsonl"), *argv]) == 0
-    assert gaps == [(round_gap, review_conf)]
+    assert asked == [(round_gap, review_conf)]
 
 
 def test_process_asks_the_source_for_the_size_and_rate_given(tmp_path, monkeypatch, capsys):
