@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["add_capture_options", "add_review_conf", "add_round_gap", "capture_options",
-           "confidence", "frame_size", "port", "positive_float", "positive_int", "read_text",
-           "round_gap", "seconds"]
+           "confidence", "count_or_all", "frame_size", "given", "play_picture_file", "port",
+           "positive_float", "positive_int", "read_text", "seconds"]
 
 
 def read_text(path: Path) -> str:
@@ -129,13 +129,12 @@ def confidence(text: str) -> float:
 
 
 def add_review_conf(parser: argparse.ArgumentParser) -> None:
-    """``--review-conf CONF``, the segmenter's ``review_conf``."""
-    from tracker.plays import REVIEW_CONF
-
+    """``--review-conf CONF``, the segmenter's ``review_conf`` (its default written out: the
+    parser is built for every command, and the tracker takes 0.4 s to import)."""
     parser.add_argument("--review-conf", type=confidence, default=argparse.SUPPRESS,
                         metavar="CONF",
                         help="hold a play for review when its least sure card reads below "
-                             f"CONF (default {REVIEW_CONF}; a stricter referee's 0.4 or 0.5 "
+                             "CONF (default 0.3; a stricter referee's 0.4 or 0.5 "
                              "holds more plays, nearly all of them right, to catch a wrong one "
                              "more; 0: none for that reason alone)")
 

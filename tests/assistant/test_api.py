@@ -296,6 +296,14 @@ def test_a_bad_review_threshold_is_refused_by_name(
     assert exited.value.code == 2 and "argument --review-conf" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["serve", "process"])
+def test_the_help_gives_the_segmenters_own_review_threshold(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert f"(default {REVIEW_CONF};" in " ".join(capsys.readouterr().out.split())
+
+
 def test_a_loopback_server_answers_only_to_local_host_names(client: TestClient) -> None:
     assert client.get("/api/state").status_code == 200
     rebound = client.get("/api/state", headers={"Host": "evil.example:8000"})
