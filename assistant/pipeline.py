@@ -43,7 +43,14 @@ from tracker.table import SEAT_COUNT, TableLayout
 from tracker.zones import SeatZones, merge_crops
 from vision.annotate import side_by_side
 from vision.capture import Capture, CaptureStats, Frame, frames
-from vision.detections import Detections, box_iou, found_twice, second_readings, shared_corners
+from vision.detections import (
+    Detections,
+    FanStep,
+    box_iou,
+    found_twice,
+    second_readings,
+    shared_corners,
+)
 from vision.detector import rotate_boxes_back
 from vision.stabilize import Stabilizer, StabilizerStats, card_motion
 
@@ -59,6 +66,7 @@ __all__ = [
     "CARDS_MOVED_TURN",
     "CLOSER_SCALES",
     "DEMO_SEED",
+    "FAN_STEP",
     "MOST_ENLARGED",
     "NESTED_BELOW",
     "NESTED_CORNER",
@@ -99,6 +107,10 @@ NESTED_BELOW = 0.35
 NESTED_CORNER = 0.05
 """Default tolerance, as a share of card length, for a box sharing a corner with a surer box
 of its rank: then it is a second reading whatever its score."""
+FAN_STEP = FanStep(least=0.08, most=0.3, spread=0.4)
+"""Default steps of a fan (:func:`vision.detections.in_fan_step`): a box nested in a surer one
+of its rank, 0.08 to 0.3 of a card's length from it, with a surer box one more such step on
+(give or take 0.4 of the step), is the next card of a fan, not a second reading."""
 TURNED_SAME_IOU = 0.8
 """A box found in a crop turned half round is a card the upright crop found already when it
 shares a corner with an upright box of its rank, or overlaps any upright box at least this
@@ -479,6 +491,10 @@ class Pipeline:
             the detector saw (a zone's upright crop), not after mapping to the frame, where a
             turned zone's boxes swell and nest by themselves; shared corners only per zone, for
             the same reason.
+        fan_step: how far apart a fan's cards lie: a box nested so in a surer box of its
+            rank that lies a step on from it, with a surer box a step further, is the fan's
+            next card and counts (:func:`vision.detections.in_fan_step`; ``None``: a second
+            reading too).
         turned_look: also detect on each zone's crop turned half round; a box found there that
             is no card found upright (no shared corner with an upright box of its rank, IoU
             below :data:`TURNED_SAME_IOU` with any) is a faint card, for the rules to take when
@@ -510,7 +526,8 @@ class Pipeline:
                  detector: DetectorFn | None = None, *, match: Any = None,
                  ruleset: str | None = None, window: float = 0.5, per_zone: bool = True,
                  nested_inside: float = NESTED_INSIDE, nested_below: float = NESTED_BELOW,
-                 nested_corner: float = NESTED_CORNER, turned_look: bool = True,
+                 nested_corner: float = NESTED_CORNER,
+                 fan_step: FanStep | None = FAN_STEP, turned_look: bool = True,
                  closer_scales: tuple[float, ...] = CLOSER_SCALES,
                  closer_iou: float = CLOSER_IOU, steady: bool = True,
                  view: NDArray[np.uint8] | None = None, **segmenter_options: Any) -> None:
@@ -523,6 +540,7 @@ class Pipeline:
         self.nested_inside = nested_inside
         self.nested_below = nested_below
         self.nested_corner = nested_corner
+        self.fan_step = fan_step
         self.turned_look = turned_look
         self.zones = SeatZones(working_layout(table))
         """The seat zones as the pipeline works on them (:func:`working_layout`)."""
@@ -693,7 +711,7 @@ class Pipeline:
         :func:`vision.detections.found_twice`)."""
         found = self._run_detector(image, detector)
         second = second_readings(found, inside=self.nested_inside, below=self.nested_below,
-                                 corner=corner)
+                                 corner=corner, fan=self.fan_step)
         return found.with_data(second_reading=second,
                                found_twice=found_twice(found, second, corner=corner))
 

@@ -89,6 +89,7 @@ from assistant.commands import seconds
 from assistant.pipeline import (
     CLOSER_IOU,
     CLOSER_SCALES,
+    FAN_STEP,
     NESTED_BELOW,
     NESTED_CORNER,
     NESTED_INSIDE,
@@ -373,7 +374,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                      window=args.window, per_zone=per_zone, min_conf=args.conf,
                      faint_conf=args.faint_conf, nested_inside=args.nested_inside,
                      nested_below=args.nested_below,
-                     nested_corner=args.nested_corner, turned_look=args.turned_look,
+                     nested_corner=args.nested_corner,
+                     fan_step=FAN_STEP if args.fan_step else None, turned_look=args.turned_look,
                      closer_scales=tuple(args.closer_scales), closer_iou=args.closer_iou,
                      max_revisions=args.max_revisions, look_ahead=args.look_ahead,
                      review_conf=args.review_conf, round_gap=args.round_gap,
@@ -436,6 +438,9 @@ def main() -> int:
                         default=LOOK_AHEAD,
                         help="read a play's closer views when its window ends, not while its "
                              "picture stands")
+    parser.add_argument("--no-fan-step", dest="fan_step", action="store_false",
+                        help="count no box nested in a surer one of its rank as a fan's next "
+                             "card (assistant.pipeline.FAN_STEP)")
     parser.add_argument("--no-turned-look", dest="turned_look", action="store_false",
                         help="detect each zone crop upright only, not also turned half round")
     parser.add_argument("--closer-scales", type=float, nargs="*", default=list(CLOSER_SCALES),

@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from vision.classes import CLASS_NAMES
 
-__all__ = ["Detections", "box_area", "box_inside", "box_intersection", "box_iou",
-           "found_twice", "second_readings", "shared_corners"]
+__all__ = ["Detections", "FanStep", "box_area", "box_inside", "box_intersection", "box_iou",
+           "found_twice", "in_fan_step", "second_readings", "shared_corners"]
 
 
 def box_area(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -176,20 +176,72 @@ def shared_corners(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]], *
     return np.asarray((left & top) | (right & top) | (right & bottom) | (left & bottom))
 
 
-def second_readings(found: Detections, *, inside: float, below: float, corner: float = 0.0
-                    ) -> NDArray[np.bool_]:
+@dataclass(frozen=True, slots=True)
+class FanStep:
+    """How far apart the boxes of a fan's next cards lie (:func:`in_fan_step`), as shares of
+    a card's length: a step from ``least`` to ``most``, the next step matching it to within
+    ``spread`` of it."""
+
+    least: float = 0.08
+    most: float = 0.3
+    spread: float = 0.4
+
+
+def in_fan_step(xyxy: NDArray[np.floating[Any]], confidence: NDArray[np.floating[Any]],
+                pairs: NDArray[np.int_], fan: FanStep) -> NDArray[np.bool_]:
+    """Of each pair ``(i, j)`` of ``pairs`` ``(m, 2)``, whether box ``i`` lies one step of a
+    fan past box ``j``: a corner of ``i`` lies a step (``fan.least`` to ``fan.most`` × its
+    longer side) from that corner of ``j``, at least ``fan.least`` × its longer side from that
+    corner of every other box, and a box surer than ``i`` (other than ``j``) has that corner
+    one more such step on, give or take ``fan.spread`` × the step.
+
+    A fan's cards lie evenly spaced, so the corners on the side they spread towards step
+    evenly from card to card, while a part of a card found again lies where the card's
+    detail does, not a step on from it. A corner that another box shares is a card found more
+    than once, which the steps cannot tell apart.
+
+    >>> strips = np.array([[0, 0, 60, 90], [12, 0, 72, 90], [25, 0, 85, 90]], np.float32)
+    >>> in_fan_step(strips, np.array([0.9, 0.3, 0.8]), np.array([[1, 0], [1, 2], [2, 1]]),
+    ...             FanStep()).tolist()
+    [True, True, False]
+    """
+    boxes = np.asarray(xyxy, np.float64)
+    pairs = np.asarray(pairs, np.int_).reshape(-1, 2)
+    i, j = pairs[:, 0], pairs[:, 1]
+    # (n, 4, 2): each box's top-left, top-right, bottom-right and bottom-left corner
+    corners = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]
+    step = corners[i] - corners[j]                                          # (m, 4, 2)
+    longer = np.maximum(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1])[:, None]
+    size = np.linalg.norm(step, axis=-1)                                    # (m, 4)
+    # (m, 4, n): how far each box's corner lies from one more step on, and from box i's
+    miss = np.linalg.norm(corners.transpose(1, 0, 2)[None] - (corners[i] + step)[:, :, None],
+                          axis=-1)
+    apart = np.linalg.norm(corners.transpose(1, 0, 2)[None] - corners[i][:, :, None], axis=-1)
+    box = np.arange(len(boxes))[None, :]
+    others = box != i[:, None]                                               # (m, n)
+    further = ((np.asarray(confidence)[None, :] > np.asarray(confidence)[i][:, None])
+               & others & (box != j[:, None]))
+    onward = ((miss <= fan.spread * size[:, :, None]) & further[:, None, :]).any(axis=2)
+    alone = ~((apart < fan.least * longer[:, :, None]) & others[:, None, :]).any(axis=2)
+    stepped = (size >= fan.least * longer) & (size <= fan.most * longer)
+    return np.asarray((stepped & onward & alone).any(axis=1))
+
+
+def second_readings(found: Detections, *, inside: float, below: float, corner: float = 0.0,
+                    fan: FanStep | None = None) -> NDArray[np.bool_]:
     """Which boxes are second readings of cards already found: boxes with a surer box of their
     class (itself no second reading) that they lie at least ``inside`` within, if scored below
     ``below``, or that they share a corner with, whatever their score (:func:`shared_corners`
-    with tolerance ``corner``; 0: never).
+    with tolerance ``corner``; 0: never). With ``fan``, a box lying one step of a fan past the
+    surer box it lies within (:func:`in_fan_step`) is a card of its own.
 
     A tight fan can make the detector find a card twice: once whole and once a part of it,
     or once as its visible strip and once as a wider box reaching over the card beside it;
     the detector's own suppression keeps both, as their IoU is small. Both boxes start at the
     card's own corner (where its index is), while the next card of a fan starts a step further
     on. A real under-card whose strip lies inside the box of the card above it looks the same as
-    a part, unless it is read surely or differs in rank: telling the two apart takes more than
-    geometry (the play tracker lets such a box count only when the rules need one more card).
+    a part, unless it is read surely, differs in rank, or lies a step on from that card with
+    the fan going on a step further.
 
     >>> boxes = np.array([[0, 0, 40, 60], [5, 5, 35, 50], [10, 10, 30, 40]], np.float32)
     >>> found = Detections(xyxy=boxes, confidence=np.array([0.9, 0.3, 0.8], np.float32),
@@ -201,10 +253,13 @@ def second_readings(found: Detections, *, inside: float, below: float, corner: f
     if not len(found):
         return second
     same_class = found.class_id[:, None] == found.class_id[None, :]
-    nested = (box_inside(found.xyxy, found.xyxy) >= inside) & (found.confidence < below)[:, None]
+    nested = ((box_inside(found.xyxy, found.xyxy) >= inside) & (found.confidence < below)[:, None]
+              & same_class)
+    if fan is not None and nested.any():
+        pairs = np.argwhere(nested)
+        nested[tuple(pairs.T)] = ~in_fan_step(found.xyxy, found.confidence, pairs, fan)
     if corner > 0:
-        nested |= shared_corners(found.xyxy, found.xyxy, tolerance=corner)
-    nested &= same_class
+        nested |= shared_corners(found.xyxy, found.xyxy, tolerance=corner) & same_class
     # Surest first, and only by boxes that are cards themselves: a wide second reading must
     # not take the card it reaches over with it.
     order = np.argsort(-found.confidence, kind="stable")

@@ -152,6 +152,30 @@ def test_an_unsure_second_reading_of_a_card_does_not_count(per_zone):
         assert [(e["seat"], e["cards"]) for e in events] == [(3, cards)]
 
 
+def reading_a_fan(image):
+    """The blob detector, reading each card as a tight fan of three of its rank: the card's
+    box, an unsure box lying within it a step on (a fifth of the card's length: the next
+    card's strip) and a surer box a step further (the top card)."""
+    found = blob_detector(image)
+    x1, y1, x2, y2 = found.xyxy.T
+    step = 0.2 * np.maximum(x2 - x1, y2 - y1)
+    strip = np.stack([x1 + step, y1, x2 + step / 2, y2], 1)
+    top = np.stack([x1 + 2 * step, y1, x2 + 2 * step, y2], 1)
+    return Detections(xyxy=np.concatenate([found.xyxy, strip, top]).astype(np.float32),
+                      confidence=np.repeat(np.float32([0.9, 0.3, 0.8]), len(found)),
+                      class_id=np.tile(found.class_id, 3))
+
+
+@pytest.mark.parametrize("per_zone", [True, False], ids=["per-zone", "whole-frame"])
+def test_an_unsure_box_a_step_on_in_a_fan_is_the_next_card(per_zone):
+    # The strip lies 0.8 inside the card's box: without the fan's steps, a second reading.
+    frames = film([(1.0, []), (2.0, [(BLUE_KING, 620, 140)])])
+    for options, cards in (({}, "KKK"), ({"fan_step": None}, "KK")):
+        events = []
+        Pipeline(frames, LAYOUT, reading_a_fan, per_zone=per_zone, **options).run(events.append)
+        assert [(e["seat"], e["cards"]) for e in events] == [(3, cards)]
+
+
 class PairLedMatch(FakeMatch):
     """A round under way in which a pair was led: one card does not answer it."""
 

@@ -6,9 +6,17 @@ import numpy as np
 import pytest
 
 from vision.classes import class_id
-from vision.detections import Detections, box_area, box_intersection, second_readings
+from vision.detections import (
+    Detections,
+    FanStep,
+    box_area,
+    box_intersection,
+    in_fan_step,
+    second_readings,
+)
 
-T, J = class_id("T"), class_id("J")
+T, J, Q, TWO = class_id("T"), class_id("J"), class_id("Q"), class_id("2")
+FAN = FanStep(least=0.08, most=0.3, spread=0.4)
 
 
 def test_box_geometry():
@@ -74,3 +82,56 @@ def test_boxes_sharing_a_corner_with_a_surer_card_of_their_rank_are_second_readi
 
 def test_no_detections_hold_no_second_readings():
     assert second_readings(Detections.empty(), inside=0.7, below=0.4).tolist() == []
+
+
+@pytest.mark.parametrize(
+    ("rows", "second", "unfanned"),
+    [
+        # a tight fan, read from a zone enlarged (seed 631's SJ 22QQQQQ): the second 2, read
+        # unsure, lies 0.8 inside the first 2's box, a step on from it, and the queen lies a
+        # step further: a card
+        ([(185, 229, 235, 315, 0.50, J), (197, 225, 250, 311, 0.52, TWO),
+          (208, 225, 257, 310, 0.29, TWO), (222, 222, 271, 307, 0.60, Q)],
+         [False, False, False, False], [False, False, True, False]),
+        # the same strip with no card a step further on: the fan does not go on past it
+        ([(185, 229, 235, 315, 0.50, J), (197, 225, 250, 311, 0.52, TWO),
+          (208, 225, 257, 310, 0.29, TWO)], [False, False, True], [False, False, True]),
+        # a part of the first 2 found again, nested but where its face is, not a step on
+        ([(197, 225, 250, 311, 0.52, TWO), (205, 250, 245, 300, 0.29, TWO),
+          (222, 222, 271, 307, 0.60, Q)], [False, True, False], [False, True, False]),
+        # a step too short to be a fan's (under 0.08 of the card): the card found again
+        ([(197, 225, 250, 311, 0.52, TWO), (200, 225, 253, 311, 0.29, TWO),
+          (203, 225, 256, 311, 0.60, Q)], [False, True, False], [False, True, False]),
+        # seed 591's 7777, a tight fan read at the camera's scale: the box at x 206 lies within
+        # the 0.29 box beside it; its right corners lie 36 px (0.38 of the card) from that
+        # box's, with a 0.24 box's one such step further, too long a step for a fan whose
+        # boxes nest: still a second reading
+        ([(176, 215, 197, 312, 0.24, TWO), (179, 217, 242, 311, 0.11, TWO),
+          (188, 218, 213, 313, 0.29, TWO), (206, 218, 232, 313, 0.20, TWO),
+          (212, 216, 268, 313, 0.29, TWO), (211, 217, 244, 313, 0.13, TWO),
+          (229, 218, 292, 315, 0.88, TWO)],
+         [False, True, False, True, False, True, False],
+         [False, True, False, True, False, True, False]),
+    ],
+    ids=["fan-goes-on", "fan-ends", "part-of-the-card", "jitter", "step-too-long"],
+)
+def test_a_nested_box_a_step_on_in_a_fan_going_on_is_a_card(rows, second, unfanned):
+    found = _found(*rows)
+    assert second_readings(found, inside=0.7, below=0.35, corner=0.05, fan=FAN).tolist() == second
+    assert second_readings(found, inside=0.7, below=0.35, corner=0.05).tolist() == unfanned
+
+
+def test_a_fan_step_needs_a_surer_box_further_on_and_a_corner_of_its_own():
+    # three strips 12 px apart, the middle one unsure: one step past the first, the third a
+    # step further, and one step back from the third with the first a step further back
+    strips = np.array([[0, 0, 60, 90], [12, 0, 72, 90], [25, 0, 85, 90]], np.float32)
+    confidence = np.array([0.9, 0.3, 0.8])
+    pairs = np.array([[1, 0], [1, 2], [0, 1], [2, 1]])
+    assert in_fan_step(strips, confidence, pairs, FAN).tolist() == [
+        True, True, False, False]   # no box surer than the sure strips lies further on
+    # a fourth box 3 px from the middle strip's corners: one card found twice
+    crowded = np.vstack([strips, [[15, 0, 75, 90]]]).astype(np.float32)
+    assert not in_fan_step(crowded, np.append(confidence, 0.2), pairs, FAN).any()
+    # the third strip further off: the steps differ by more than 0.4 of a step
+    strips[2] += [10, 0, 10, 0]
+    assert not in_fan_step(strips, confidence, pairs, FAN).any()
