@@ -188,7 +188,7 @@ class CloserCount:
             changes.append(f"took in {described(taken)}")
         return Reading(Detections.merge([kept.cards, taken]), taken=taken,
                        cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
-                       change=counted_closer_change(" and ".join(changes)))
+                       change=counted_closer_change(" and ".join(changes)), counted=True)
 
     def read_surely(self, closer: CloserLook, current: Detections, seat: int,
                     cards: Detections) -> NDArray[np.float32]:

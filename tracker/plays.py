@@ -769,6 +769,8 @@ class PlaySegmenter:
             if repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
+                if repair.counted:   # as its views count it: later plays mend that
+                    read = repair.cards
         cards = reading.cards
         # Cards are counted as the rules would take them: a play they refuse stands as read,
         # unless they refuse it only out of turn, then as the table shows it.
@@ -915,7 +917,7 @@ class PlaySegmenter:
         if (repair is not None and closer is not None and len(repair.taken)
                 and self.closer_count.seen(closer, current, seat, repair.taken)):
             # Evidence, not a guess: no other play's reading is weighed against it.
-            repair = replace(repair, change=counted_closer_change(repair.change))
+            repair = replace(repair, change=counted_closer_change(repair.change), counted=True)
         elif closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading

@@ -76,6 +76,9 @@ class Reading:
     """Cards changed, plus how sure the evidence against the change was."""
     late: bool = False
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
+    counted: bool = False
+    """Whether the closer views of the play's zone count its cards so: evidence, not a guess,
+    and the cards as read when later plays weigh other readings of it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1075,6 +1075,36 @@ def test_a_refused_answer_sets_aside_a_fairly_sure_card_most_closer_views_do_not
             f"{fourth:.3f}), counted when its zone was read closer")
 
 
+def test_a_play_its_closer_views_mended_is_weighed_as_they_count_it_in_later_tricks(zones):
+    # 555 led; JJJ answers, read JJJJ with a fourth J at 0.55, refused, and set aside as its
+    # zone's closer views count three (evidence). The trick is gathered; seat 1 leads 8888,
+    # read 88888 with a fifth 8 at 0.21; 9999 answers with a faint 9 beside it, refused. The
+    # lead's zone read closer counts four 8s: the lead is mended on that, with the trick before
+    # replayed as its views counted it (as read, JJJJ would not beat 555, and the cheaper guess
+    # of the faint 9 would be taken).
+    segmenter, match = refereed(zones)
+    lead = fan("555", 600, 560)
+    follow(segmenter, match, cards(*lead), 0.0)
+    answer = [*fan("JJJ", 860, 480), ("J", 902, 480, 0.55)]
+    events = follow(segmenter, match, cards(*lead, *answer), 1.0,
+                    closer=CloserLook(zones, [*lead, *fan("JJJ", 860, 480)],
+                                      [*lead, *fan("JJJ", 860, 480)]))
+    assert plays(events) == [(1, "JJJ")] and events[0]["reason"].endswith(
+        "counted when its zone was read closer")
+    follow(segmenter, match, cards(), 2.0)                                  # gathered
+    eights = [*fan("8888", 860, 480), ("8", 916, 480, 0.21)]
+    assert plays(follow(segmenter, match, cards(*eights), 3.0)) == [(1, "88888")]
+    nines = [*fan("9999", 860, 220), ("9", 916, 220, 0.15)]
+    views = [*fan("8888", 860, 480), *fan("9999", 860, 220)]
+    events = follow(segmenter, match, cards(*eights, *nines), 4.0,
+                    closer=CloserLook(zones, views, views))
+    assert [(e["seat"], e["cards"], e.get("fixes")) for e in events] == [
+        (1, "8888", 4), (2, "9999", None)]
+    assert events[0]["reason"] == ("revised when seat 2 played 9999: set aside unsure 8 (conf "
+                                   "0.210), counted when its zone was read closer")
+    assert [p["cards"] for p in match.to_json()["trick"]["plays"]] == ["8888", "9999"]
+
+
 @pytest.mark.parametrize(("views", "lead"), [
     ((fan("44444", 600, 560), fan("44444", 600, 560)), "44444"),
     ((fan("44444", 600, 560), fan("4444", 600, 560), fan("4444", 600, 560)), "4444"),
