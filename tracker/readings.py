@@ -77,8 +77,8 @@ class Reading:
     late: bool = False
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
     counted: bool = False
-    """Whether the closer views of the play's zone count its cards so: evidence, not a guess,
-    and the cards as read when later plays weigh other readings of it."""
+    """Whether most closer views of the play's zone count its cards so: evidence, not a guess
+    (a refused play committed so is read so when later plays weigh other readings of it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
