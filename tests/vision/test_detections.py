@@ -15,7 +15,7 @@ from vision.detections import (
     second_readings,
 )
 
-T, J, Q, TWO = class_id("T"), class_id("J"), class_id("Q"), class_id("2")
+T, J, Q, TWO, SEVEN = (class_id(rank) for rank in ("T", "J", "Q", "2", "7"))
 FAN = FanStep(least=0.08, most=0.3, spread=0.4)
 
 
@@ -106,10 +106,10 @@ def test_no_detections_hold_no_second_readings():
         # the 0.29 box beside it; its right corners lie 36 px (0.38 of the card) from that
         # box's, with a 0.24 box's one such step further, too long a step for a fan whose
         # boxes nest: still a second reading
-        ([(176, 215, 197, 312, 0.24, TWO), (179, 217, 242, 311, 0.11, TWO),
-          (188, 218, 213, 313, 0.29, TWO), (206, 218, 232, 313, 0.20, TWO),
-          (212, 216, 268, 313, 0.29, TWO), (211, 217, 244, 313, 0.13, TWO),
-          (229, 218, 292, 315, 0.88, TWO)],
+        ([(176, 215, 197, 312, 0.24, SEVEN), (179, 217, 242, 311, 0.11, SEVEN),
+          (188, 218, 213, 313, 0.29, SEVEN), (206, 218, 232, 313, 0.20, SEVEN),
+          (212, 216, 268, 313, 0.29, SEVEN), (211, 217, 244, 313, 0.13, SEVEN),
+          (229, 218, 292, 315, 0.88, SEVEN)],
          [False, True, False, True, False, True, False],
          [False, True, False, True, False, True, False]),
     ],
@@ -135,3 +135,7 @@ def test_a_fan_step_needs_a_surer_box_further_on_and_a_corner_of_its_own():
     # the third strip further off: the steps differ by more than 0.4 of a step
     strips[2] += [10, 0, 10, 0]
     assert not in_fan_step(strips, confidence, pairs, FAN).any()
+    # strips 30 px apart, a third of the card: too far apart to nest in a fan
+    loose = np.array([[0, 0, 60, 90], [30, 0, 90, 90], [60, 0, 120, 90]], np.float32)
+    assert in_fan_step(loose, confidence, pairs[:1], FAN).tolist() == [False]
+    assert in_fan_step(loose, confidence, pairs[:1], FanStep(most=0.4)).tolist() == [True]
