@@ -19,6 +19,7 @@ Each view costs a detector run, so views are read in turn, only as far as asked 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -29,7 +30,7 @@ from vision.classes import BACK_CLASS_ID
 from vision.detections import Detections, box_iou
 
 __all__ = ["CloserCount", "CloserLook", "CloserViews", "ViewsOnDemand", "agreed_count",
-           "counted_closer_change"]
+           "counted_closer", "counted_closer_change"]
 
 
 class CloserViews(Protocol):
@@ -186,9 +187,10 @@ class CloserCount:
         changes = [kept.change] if aside else []
         if len(taken):
             changes.append(f"took in {described(taken)}")
-        return Reading(Detections.merge([kept.cards, taken]), taken=taken,
-                       cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
-                       change=counted_closer_change(" and ".join(changes)), counted=True)
+        return counted_closer(Reading(
+            Detections.merge([kept.cards, taken]), taken=taken,
+            cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
+            change=" and ".join(changes)))
 
     def read_surely(self, closer: CloserLook, current: Detections, seat: int,
                     cards: Detections) -> NDArray[np.float32]:
@@ -294,3 +296,9 @@ def _rank_counts(cards: Detections, ranks: NDArray[np.int_]) -> NDArray[np.int_]
 def counted_closer_change(change: str) -> str:
     """``change`` to a play's cards, for people, as the closer views of its zone told it."""
     return f"{change}, counted when its zone was read closer"
+
+
+def counted_closer(reading: Reading) -> Reading:
+    """``reading`` as the closer views of its play's zone count it (:attr:`Reading.counted`),
+    told so."""
+    return replace(reading, change=counted_closer_change(reading.change), counted=True)

@@ -115,7 +115,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from tracker.closer import CloserCount, CloserLook, counted_closer_change
+from tracker.closer import CloserCount, CloserLook, counted_closer, counted_closer_change
 from tracker.gather import GatherRule
 from tracker.history import Mend, RoundRecord, Trick, TrickPlay, nearly_out, taken_with
 from tracker.matching import CardMatcher, groups, grown, inside_alike, match_boxes, over_alike
@@ -769,8 +769,6 @@ class PlaySegmenter:
             if repair is not None:
                 reading = repair
                 objection += f"; {repair.change}"
-                if repair.counted:   # as its views count it: later plays mend that
-                    read = repair.cards
         cards = reading.cards
         # Cards are counted as the rules would take them: a play they refuse stands as read,
         # unless they refuse it only out of turn, then as the table shows it.
@@ -784,9 +782,9 @@ class PlaySegmenter:
         counted = (self._gained_closer(verdict, seat, cards, alike=alike, nearby=nearby,
                                        current=current, closer=closer)
                    if closer is not None and counting else Detections.empty())
-        if len(counted):   # cards as read: later plays may mend them as any others
-            read = cards = Detections.merge([cards, counted])
-            reading = Reading(cards, taken=counted)
+        if len(counted):
+            cards = Detections.merge([cards, counted])
+            reading = Reading(cards, taken=counted, counted=True)
             nearby = self.matcher.not_among(nearby, counted)
         reasons = []
         if together:
@@ -827,6 +825,8 @@ class PlaySegmenter:
             events += self._doubted_by_refusal(prior, seat, cards)
         events.append(self._numbered(event))
         if prior is not None:
+            # What its closer views counted is the play as read: later plays mend that.
+            read = reading.cards if reading.counted else read
             self._round.tricks[-1].plays.append(TrickPlay(
                 event["seq"], seat, round(t, 3), read=read, faint=nearby, reading=reading,
                 count_in_doubt=bool(len(doubtful) or len(counted)), held=event["review"]))
@@ -917,7 +917,7 @@ class PlaySegmenter:
         if (repair is not None and closer is not None and len(repair.taken)
                 and self.closer_count.seen(closer, current, seat, repair.taken)):
             # Evidence, not a guess: no other play's reading is weighed against it.
-            repair = replace(repair, change=counted_closer_change(repair.change), counted=True)
+            repair = counted_closer(repair)
         elif closer is not None and (recounted := self._recounted_for_rules(
                 prior, seat, cards, nearby, current, closer, below=self.mend_conf)) is not None:
             repair = recounted   # evidence as well: weighed before any other play's reading

@@ -78,7 +78,7 @@ class Reading:
     """Whether ``taken`` are cards laid after the play was committed (part of it now)."""
     counted: bool = False
     """Whether most closer views of the play's zone count its cards so: evidence, not a guess
-    (a refused play committed so is read so when later plays weigh other readings of it)."""
+    (a play committed so is read so when later plays weigh other readings of it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -213,14 +213,14 @@ def in_fan_step(xyxy: NDArray[np.floating[Any]], confidence: NDArray[np.floating
     step = corners[i] - corners[j]                                          # (m, 4, 2)
     longer = np.maximum(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1])[:, None]
     size = np.linalg.norm(step, axis=-1)                                    # (m, 4)
-    # (m, 4, n): how far each box's corner lies from one more step on, and from box i's
-    miss = np.linalg.norm(corners.transpose(1, 0, 2)[None] - (corners[i] + step)[:, :, None],
-                          axis=-1)
-    apart = np.linalg.norm(corners.transpose(1, 0, 2)[None] - corners[i][:, :, None], axis=-1)
+    # (m, 4, n, 2): each box's corner from box i's; how far from it, and from one more step on
+    offset = corners.transpose(1, 0, 2)[None] - corners[i][:, :, None]
+    apart = np.linalg.norm(offset, axis=-1)
+    miss = np.linalg.norm(offset - step[:, :, None], axis=-1)
     box = np.arange(len(boxes))[None, :]
     others = box != i[:, None]                                               # (m, n)
-    further = ((np.asarray(confidence)[None, :] > np.asarray(confidence)[i][:, None])
-               & others & (box != j[:, None]))
+    scores = np.asarray(confidence)
+    further = (scores[None, :] > scores[i][:, None]) & others & (box != j[:, None])
     onward = ((miss <= fan.spread * size[:, :, None]) & further[:, None, :]).any(axis=2)
     alone = ~((apart < fan.least * longer[:, :, None]) & others[:, None, :]).any(axis=2)
     stepped = (size >= fan.least * longer) & (size <= fan.most * longer)
