@@ -187,25 +187,28 @@ class FanStep:
     spread: float = 0.4
 
 
-def in_fan_step(xyxy: NDArray[np.floating[Any]], confidence: NDArray[np.floating[Any]],
-                pairs: NDArray[np.int_], fan: FanStep) -> NDArray[np.bool_]:
-    """Of each pair ``(i, j)`` of ``pairs`` ``(m, 2)``, whether box ``i`` lies one step of a
-    fan past box ``j``: a corner of ``i`` lies a step (``fan.least`` to ``fan.most`` × its
-    longer side) from that corner of ``j``, at least ``fan.least`` × its longer side from that
-    corner of every other box, and a box surer than ``i`` (other than ``j``) has that corner
-    one more such step on, give or take ``fan.spread`` × the step.
+def in_fan_step(found: Detections, pairs: NDArray[np.int_], fan: FanStep) -> NDArray[np.bool_]:
+    """Of each pair ``(i, j)`` of ``pairs`` ``(m, 2)``, whether box ``i`` of ``found`` lies one
+    step of a fan past box ``j``: a corner of ``i`` lies a step (``fan.least`` to ``fan.most``
+    × its longer side) from that corner of ``j``, at least ``fan.least`` × its longer side
+    from that corner of every other box, and a box surer than ``i`` (other than ``j``) has
+    that corner one more such step on, give or take ``fan.spread`` × the step; unless, on a
+    corner so stepped, the fan's next step is twice as long: a surer box of ``i``'s rank
+    three steps on (or back), give or take twice that, and no box two steps on (or back).
 
     A fan's cards lie evenly spaced, so the corners on the side they spread towards step
     evenly from card to card, while a part of a card found again lies where the card's
     detail does, not a step on from it. A corner that another box shares is a card found more
-    than once, which the steps cannot tell apart.
+    than once, which the steps cannot tell apart. A box half-way between two cards of a fan
+    steps evenly too, but half the fan's step.
 
-    >>> strips = np.array([[0, 0, 60, 90], [12, 0, 72, 90], [25, 0, 85, 90]], np.float32)
-    >>> in_fan_step(strips, np.array([0.9, 0.3, 0.8]), np.array([[1, 0], [1, 2], [2, 1]]),
-    ...             FanStep()).tolist()
+    >>> strips = Detections(xyxy=np.array([[0, 0, 60, 90], [12, 0, 72, 90], [25, 0, 85, 90]],
+    ...                                   np.float32),
+    ...                     confidence=np.array([0.9, 0.3, 0.8]), class_id=np.array([7, 7, 7]))
+    >>> in_fan_step(strips, np.array([[1, 0], [1, 2], [2, 1]]), FanStep()).tolist()
     [True, True, False]
     """
-    boxes = np.asarray(xyxy, np.float64)
+    boxes = np.asarray(found.xyxy, np.float64)
     pairs = np.asarray(pairs, np.int_).reshape(-1, 2)
     i, j = pairs[:, 0], pairs[:, 1]
     # (n, 4, 2): each box's top-left, top-right, bottom-right and bottom-left corner
@@ -213,18 +216,29 @@ def in_fan_step(xyxy: NDArray[np.floating[Any]], confidence: NDArray[np.floating
     step = corners[i] - corners[j]                                          # (m, 4, 2)
     longer = np.maximum(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1])[:, None]
     size = np.linalg.norm(step, axis=-1)                                    # (m, 4)
-    # (m, 4, n, 2): each box's corner from box i's; how far from it, and from one more step on
+    # (m, 4, n, 2): each box's corner from box i's
     offset = corners.transpose(1, 0, 2)[None] - corners[i][:, :, None]
-    apart = np.linalg.norm(offset, axis=-1)
-    miss = np.linalg.norm(offset - step[:, :, None], axis=-1)
+
+    def steps_on(steps: int, spread: float) -> NDArray[np.bool_]:
+        """(m, 4, n): whether each box has the corner ``steps`` steps on from box i's."""
+        miss = np.linalg.norm(offset - steps * step[:, :, None], axis=-1)
+        return np.asarray(miss <= spread * size[:, :, None])
+
     box = np.arange(len(boxes))[None, :]
     others = box != i[:, None]                                               # (m, n)
-    scores = np.asarray(confidence)
-    further = (scores[None, :] > scores[i][:, None]) & others & (box != j[:, None])
-    onward = ((miss <= fan.spread * size[:, :, None]) & further[:, None, :]).any(axis=2)
+    beside = (others & (box != j[:, None]))[:, None, :]                      # (m, 1, n)
+    scores = np.asarray(found.confidence)
+    surer = scores[None, :] > scores[i][:, None]
+    kin = (surer & (found.class_id[None, :] == found.class_id[i][:, None]))[:, None, :] & beside
+    onward = (steps_on(1, fan.spread) & surer[:, None, :] & beside).any(axis=2)
+    apart = np.linalg.norm(offset, axis=-1)
     alone = ~((apart < fan.least * longer[:, :, None]) & others[:, None, :]).any(axis=2)
-    stepped = (size >= fan.least * longer) & (size <= fan.most * longer)
-    return np.asarray((stepped & onward & alone).any(axis=1))
+    stepped = (size >= fan.least * longer) & (size <= fan.most * longer) & onward
+    halved = np.zeros_like(stepped)
+    for way in (1, -1):
+        halved |= ((steps_on(3 * way, 2 * fan.spread) & kin).any(axis=2)
+                   & ~(steps_on(2 * way, fan.spread) & beside).any(axis=2))
+    return np.asarray((stepped & alone).any(axis=1) & ~(stepped & halved).any(axis=1))
 
 
 def second_readings(found: Detections, *, inside: float, below: float, corner: float = 0.0,
@@ -257,7 +271,7 @@ def second_readings(found: Detections, *, inside: float, below: float, corner: f
               & same_class)
     if fan is not None and nested.any():
         pairs = np.argwhere(nested)
-        nested[tuple(pairs.T)] = ~in_fan_step(found.xyxy, found.confidence, pairs, fan)
+        nested[tuple(pairs.T)] = ~in_fan_step(found, pairs, fan)
     if corner > 0:
         nested |= shared_corners(found.xyxy, found.xyxy, tolerance=corner) & same_class
     # Surest first, and only by boxes that are cards themselves: a wide second reading must

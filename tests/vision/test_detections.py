@@ -15,7 +15,7 @@ from vision.detections import (
     second_readings,
 )
 
-T, J, Q, TWO, SEVEN = (class_id(rank) for rank in ("T", "J", "Q", "2", "7"))
+T, J, Q, ACE, TWO, SEVEN = (class_id(rank) for rank in ("T", "J", "Q", "A", "2", "7"))
 FAN = FanStep(least=0.08, most=0.3, spread=0.4)
 
 
@@ -112,8 +112,18 @@ def test_no_detections_hold_no_second_readings():
           (229, 218, 292, 315, 0.88, SEVEN)],
          [False, True, False, True, False, True, False],
          [False, True, False, True, False, True, False]),
+        # seed 619's 22AAA enlarged 1.3 times: a box at x 211 lies 13 px on from the first
+        # ace's, the second ace 16 px further, but the third ace lies 31 px past that, with no
+        # box between: the fan steps 30 px, and the box lies half a step between two aces
+        ([(176, 209, 225, 300, 0.62, TWO), (176, 210, 207, 296, 0.31, TWO),
+          (183, 210, 240, 303, 0.45, TWO), (198, 213, 257, 305, 0.54, ACE),
+          (211, 214, 281, 306, 0.31, ACE), (227, 214, 297, 304, 0.51, ACE),
+          (258, 219, 322, 308, 0.91, ACE)],
+         [False, True, False, False, True, False, False],
+         [False, True, False, False, True, False, False]),
     ],
-    ids=["fan-goes-on", "fan-ends", "part-of-the-card", "jitter", "step-too-long"],
+    ids=["fan-goes-on", "fan-ends", "part-of-the-card", "jitter", "step-too-long",
+         "half-a-step"],
 )
 def test_a_nested_box_a_step_on_in_a_fan_going_on_is_a_card(rows, second, unfanned):
     found = _found(*rows)
@@ -121,21 +131,40 @@ def test_a_nested_box_a_step_on_in_a_fan_going_on_is_a_card(rows, second, unfann
     assert second_readings(found, inside=0.7, below=0.35, corner=0.05).tolist() == unfanned
 
 
+def _strips(*lefts: float, confidence: list[float], ranks: list[int] | None = None
+            ) -> Detections:
+    """Upright boxes, 60 × 90 px, their left sides at ``lefts``, of ``ranks`` (default: 7s)."""
+    return _found(*((x, 0, x + 60, 90, score, rank) for x, score, rank
+                     in zip(lefts, confidence, ranks or [SEVEN] * len(lefts))))
+
+
 def test_a_fan_step_needs_a_surer_box_further_on_and_a_corner_of_its_own():
     # three strips 12 px apart, the middle one unsure: one step past the first, the third a
     # step further, and one step back from the third with the first a step further back
-    strips = np.array([[0, 0, 60, 90], [12, 0, 72, 90], [25, 0, 85, 90]], np.float32)
-    confidence = np.array([0.9, 0.3, 0.8])
+    strips = _strips(0, 12, 25, confidence=[0.9, 0.3, 0.8])
     pairs = np.array([[1, 0], [1, 2], [0, 1], [2, 1]])
-    assert in_fan_step(strips, confidence, pairs, FAN).tolist() == [
+    assert in_fan_step(strips, pairs, FAN).tolist() == [
         True, True, False, False]   # no box surer than the sure strips lies further on
     # a fourth box 3 px from the middle strip's corners: one card found twice
-    crowded = np.vstack([strips, [[15, 0, 75, 90]]]).astype(np.float32)
-    assert not in_fan_step(crowded, np.append(confidence, 0.2), pairs, FAN).any()
+    crowded = _strips(0, 12, 25, 15, confidence=[0.9, 0.3, 0.8, 0.2])
+    assert not in_fan_step(crowded, pairs, FAN).any()
     # the third strip further off: the steps differ by more than 0.4 of a step
-    strips[2] += [10, 0, 10, 0]
-    assert not in_fan_step(strips, confidence, pairs, FAN).any()
+    assert not in_fan_step(_strips(0, 12, 35, confidence=[0.9, 0.3, 0.8]), pairs, FAN).any()
     # strips 30 px apart, a third of the card: too far apart to nest in a fan
-    loose = np.array([[0, 0, 60, 90], [30, 0, 90, 90], [60, 0, 120, 90]], np.float32)
-    assert in_fan_step(loose, confidence, pairs[:1], FAN).tolist() == [False]
-    assert in_fan_step(loose, confidence, pairs[:1], FanStep(most=0.4)).tolist() == [True]
+    loose = _strips(0, 30, 60, confidence=[0.9, 0.3, 0.8])
+    assert in_fan_step(loose, pairs[:1], FAN).tolist() == [False]
+    assert in_fan_step(loose, pairs[:1], FanStep(most=0.4)).tolist() == [True]
+
+
+def test_a_box_half_way_between_two_cards_of_a_fan_is_no_step_of_it():
+    # a fan stepping 26 px, and an unsure box half-way between its first two cards
+    halved = _strips(0, 13, 26, 52, confidence=[0.9, 0.3, 0.8, 0.85])
+    pairs = np.array([[1, 0], [1, 2]])
+    assert in_fan_step(halved, pairs, FAN).tolist() == [False, False]
+    # the fan's next card a short step on after all: a strip, the fan stepping evenly
+    assert in_fan_step(_strips(0, 13, 26, 39, 52, confidence=[0.9, 0.3, 0.8, 0.85, 0.7]),
+                       pairs, FAN).tolist() == [True, True]
+    # the card two half steps on of another rank: no fan of the box's rank steps twice as far
+    other = _strips(0, 13, 26, 52, confidence=[0.9, 0.3, 0.8, 0.85],
+                    ranks=[SEVEN, SEVEN, SEVEN, Q])
+    assert in_fan_step(other, pairs, FAN).tolist() == [True, True]
