@@ -234,6 +234,8 @@ def in_fan_step(found: Detections, pairs: NDArray[np.int_], fan: FanStep) -> NDA
     apart = np.linalg.norm(offset, axis=-1)
     alone = ~((apart < fan.least * longer[:, :, None]) & others[:, None, :]).any(axis=2)
     stepped = (size >= fan.least * longer) & (size <= fan.most * longer) & onward
+    if not (stepped & alone).any():
+        return np.zeros(len(pairs), bool)
     halved = np.zeros_like(stepped)
     for way in (1, -1):
         halved |= ((steps_on(3 * way, 2 * fan.spread) & kin).any(axis=2)
