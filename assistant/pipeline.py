@@ -110,7 +110,8 @@ of its rank: then it is a second reading whatever its score."""
 FAN_STEP = FanStep(least=0.08, most=0.3, spread=0.4)
 """Default steps of a fan (:func:`vision.detections.in_fan_step`): a box nested in a surer one
 of its rank, 0.08 to 0.3 of a card's length from it, with a surer box one more such step on
-(give or take 0.4 of the step), is the next card of a fan, not a second reading."""
+(give or take 0.4 of the step), is the next card of a fan, not a second reading, unless the
+fan's own step beside it is twice as long (a box half-way between two of its cards)."""
 TURNED_SAME_IOU = 0.8
 """A box found in a crop turned half round is a card the upright crop found already when it
 shares a corner with an upright box of its rank, or overlaps any upright box at least this

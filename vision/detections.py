@@ -229,16 +229,18 @@ def in_fan_step(found: Detections, pairs: NDArray[np.int_], fan: FanStep) -> NDA
     beside = (others & (box != j[:, None]))[:, None, :]                      # (m, 1, n)
     scores = np.asarray(found.confidence)
     surer = scores[None, :] > scores[i][:, None]
-    kin = (surer & (found.class_id[None, :] == found.class_id[i][:, None]))[:, None, :] & beside
     onward = (steps_on(1, fan.spread) & surer[:, None, :] & beside).any(axis=2)
     apart = np.linalg.norm(offset, axis=-1)
     alone = ~((apart < fan.least * longer[:, :, None]) & others[:, None, :]).any(axis=2)
     stepped = (size >= fan.least * longer) & (size <= fan.most * longer) & onward
     if not (stepped & alone).any():
         return np.zeros(len(pairs), bool)
+    # Half-way between two cards of a fan: the fan's own step, beside the pair, is twice as long.
+    surer_alike = ((surer & (found.class_id[None, :] == found.class_id[i][:, None]))[:, None, :]
+                   & beside)
     halved = np.zeros_like(stepped)
     for way in (1, -1):
-        halved |= ((steps_on(3 * way, 2 * fan.spread) & kin).any(axis=2)
+        halved |= ((steps_on(3 * way, 2 * fan.spread) & surer_alike).any(axis=2)
                    & ~(steps_on(2 * way, fan.spread) & beside).any(axis=2))
     return np.asarray((stepped & alone).any(axis=1) & ~(stepped & halved).any(axis=1))
 
