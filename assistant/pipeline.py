@@ -494,8 +494,8 @@ class Pipeline:
             the same reason.
         fan_step: how far apart a fan's cards lie: a box nested so in a surer box of its
             rank that lies a step on from it, with a surer box a step further, is the fan's
-            next card and counts (:func:`vision.detections.in_fan_step`; ``None``: a second
-            reading too).
+            next card and counts, unless the fan's own step beside it is twice as long
+            (:func:`vision.detections.in_fan_step`; ``None``: a second reading too).
         turned_look: also detect on each zone's crop turned half round; a box found there that
             is no card found upright (no shared corner with an upright box of its rank, IoU
             below :data:`TURNED_SAME_IOU` with any) is a faint card, for the rules to take when

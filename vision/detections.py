@@ -155,6 +155,13 @@ class Detections:
         return replace(self, data={**self.data, **arrays})
 
 
+def _longer_sides(xyxy: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+    """Each of ``(n, 4)`` boxes' longer side: a card's length, however it lies."""
+    longer: NDArray[np.floating[Any]] = np.maximum(xyxy[:, 2] - xyxy[:, 0],
+                                                   xyxy[:, 3] - xyxy[:, 1])
+    return longer
+
+
 def shared_corners(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]], *, tolerance: float
                    ) -> NDArray[np.bool_]:
     """Which boxes of ``a`` share a corner with which boxes of ``b``, ``(len(a), len(b))``: both
@@ -168,9 +175,7 @@ def shared_corners(a: NDArray[np.floating[Any]], b: NDArray[np.floating[Any]], *
     [[False]]
     """
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    longer_a = np.maximum(a[:, 2] - a[:, 0], a[:, 3] - a[:, 1])
-    longer_b = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-    slack = tolerance * np.maximum(longer_a[:, None], longer_b[None, :])
+    slack = tolerance * np.maximum(_longer_sides(a)[:, None], _longer_sides(b)[None, :])
     near = np.abs(a[:, None, :] - b[None, :, :]) <= slack[:, :, None]  # per coordinate
     left, top, right, bottom = (near[..., k] for k in range(4))
     return np.asarray((left & top) | (right & top) | (right & bottom) | (left & bottom))
@@ -214,7 +219,7 @@ def in_fan_step(found: Detections, pairs: NDArray[np.int_], fan: FanStep) -> NDA
     # (n, 4, 2): each box's top-left, top-right, bottom-right and bottom-left corner
     corners = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]
     step = corners[i] - corners[j]                                          # (m, 4, 2)
-    longer = np.maximum(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1])[:, None]
+    longer = _longer_sides(boxes[i])[:, None]
     size = np.linalg.norm(step, axis=-1)                                    # (m, 4)
     # (m, 4, n, 2): each box's corner from box i's
     offset = corners.transpose(1, 0, 2)[None] - corners[i][:, :, None]
