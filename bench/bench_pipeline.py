@@ -9,6 +9,9 @@ does, and compare with the truth:
 - the rules engine fed by the recognised events against the truth: finishing order, counts,
   tribute table;
 - with ``--show-wrong``, the plays that differ from the truth, as a diff;
+- where the misread plays lie: the share of true plays not read exactly in the far zones of a
+  camera at a slant (less than :data:`FAR_ZONE_SHARE` of the largest zone's area in the
+  picture), and elsewhere;
 - the recognised events are kept next to the game as ``events-model.jsonl`` (or
   ``events-oracle.jsonl``, ``events-operator.jsonl``) for a closer look;
 - speed: frames per second end to end (decoding the 1280×720 video included), and latency:
@@ -97,7 +100,7 @@ from assistant.pipeline import (
     card_detector,
 )
 from tracker.plays import FAINT_CONF, LOOK_AHEAD, MAX_REVISIONS, MIN_CONF, REVIEW_CONF, ROUND_GAP
-from tracker.score import game_outcome, play_key, score_plays
+from tracker.score import PlayScore, game_outcome, play_key, score_plays
 from tracker.table import TableLayout, load_view, save_view
 from vision.capture import Frame, frames
 from vision.detections import Detections
@@ -312,6 +315,28 @@ def camera_bumped(source: Iterable[Frame], *, shift: float, every: float, seed: 
         yield frame
 
 
+FAR_ZONE_SHARE = 0.7
+"""A seat zone with less than this share of the largest zone's area in the picture is a far
+one: a camera at a slant shows its cards smaller."""
+
+
+def far_seats(table: TableLayout) -> set[int]:
+    """The seats whose zones lie far from a camera at a slant (:data:`FAR_ZONE_SHARE`)."""
+    areas = [cv2.contourArea(np.asarray(seat.polygon, np.float32)) for seat in table.seats]
+    return {seat for seat, area in enumerate(areas) if area < FAR_ZONE_SHARE * max(areas)}
+
+
+def misread_by_zone(truth: list[dict[str, Any]], score: PlayScore, far: set[int]
+                    ) -> dict[bool, tuple[int, int]]:
+    """Of the true plays in far zones (``True``) and in the others (``False``), how many were
+    not read exactly, and how many there were."""
+    misread = {id(play) for difference in score.differences for play in difference.truth}
+    plays = [e for e in truth if e["type"] == "play"]   # the very dicts the score holds
+    return {is_far: (sum(id(e) in misread for e in group), len(group))
+            for is_far in (True, False)
+            for group in [[e for e in plays if (e["seat"] in far) == is_far]]}
+
+
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.cache) / "-".join(
         [f"seed-{seed}", *([f"r{args.rounds}"] if args.rounds > 1 else []),
@@ -393,7 +418,8 @@ def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
                if e["type"] == "play"]
     lag = [s - t for t, s in zip(true_still, seen_at)] if score.exact == score.truth else []
     return {"seed": seed, "score": score, "same_game": same_game, "stats": stats, "lag": lag,
-            "corrections": operator.corrections if operator else 0}
+            "corrections": operator.corrections if operator else 0,
+            "by_zone": misread_by_zone(truth, score, far_seats(table))}
 
 
 def main() -> int:
@@ -515,6 +541,11 @@ def main() -> int:
              if args.operator else "")
           + f"{frames_total / seconds_total:.1f} frames/s; machine load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    far, near = ([sum(r["by_zone"][is_far][k] for r in results) for k in (0, 1)]
+                 for is_far in (True, False))
+    print(f"misread: in far zones (under {FAR_ZONE_SHARE} of the largest zone's area) "
+          f"{far[0]}/{far[1]} plays ({100 * far[0] / max(far[1], 1):.2f} %), elsewhere "
+          f"{near[0]}/{near[1]} ({100 * near[0] / max(near[1], 1):.2f} %)")
     return 0
 
 
