@@ -204,8 +204,7 @@ def _zones_side(table: TableLayout) -> float:
     """The side, in ``table``'s pixels, of a square as large as its six seat zones together.
     The zones, as the operator drew them, show where the cards land: calibrating in the
     dashboard moves them, not the play area a new camera's table file was given."""
-    return math.sqrt(sum(cv2.contourArea(np.asarray(seat.polygon, np.float32))
-                         for seat in table.seats))
+    return math.sqrt(sum(seat.area for seat in table.seats))
 
 
 def _too_small(working: TableLayout) -> str | None:

@@ -79,6 +79,7 @@ import pickle
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -322,19 +323,18 @@ one: a camera at a slant shows its cards smaller."""
 
 def far_seats(table: TableLayout) -> set[int]:
     """The seats whose zones lie far from a camera at a slant (:data:`FAR_ZONE_SHARE`)."""
-    areas = [cv2.contourArea(np.asarray(seat.polygon, np.float32)) for seat in table.seats]
-    return {seat for seat, area in enumerate(areas) if area < FAR_ZONE_SHARE * max(areas)}
+    largest = max(seat.area for seat in table.seats)
+    return {seat.index for seat in table.seats if seat.area < FAR_ZONE_SHARE * largest}
 
 
 def misread_by_zone(truth: list[dict[str, Any]], score: PlayScore, far: set[int]
-                    ) -> dict[bool, tuple[int, int]]:
-    """Of the true plays in far zones (``True``) and in the others (``False``), how many were
-    not read exactly, and how many there were."""
-    misread = {id(play) for difference in score.differences for play in difference.truth}
-    plays = [e for e in truth if e["type"] == "play"]   # the very dicts the score holds
-    return {is_far: (sum(id(e) in misread for e in group), len(group))
-            for is_far in (True, False)
-            for group in [[e for e in plays if (e["seat"] in far) == is_far]]}
+                    ) -> dict[str, tuple[int, int]]:
+    """Of the true plays in the ``far`` seats' zones and in the others, how many were not read
+    exactly, and how many there were: ``{"far": (misread, plays), "near": (...)}``."""
+    misread = Counter(play["seat"] in far for difference in score.differences
+                      for play in difference.truth)
+    plays = Counter(e["seat"] in far for e in truth if e["type"] == "play")
+    return {"far": (misread[True], plays[True]), "near": (misread[False], plays[False])}
 
 
 def bench_one(seed: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -541,8 +541,8 @@ def main() -> int:
              if args.operator else "")
           + f"{frames_total / seconds_total:.1f} frames/s; machine load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    far, near = ([sum(r["by_zone"][is_far][k] for r in results) for k in (0, 1)]
-                 for is_far in (True, False))
+    far, near = ([sum(r["by_zone"][zones][k] for r in results) for k in (0, 1)]
+                 for zones in ("far", "near"))
     print(f"misread: in far zones (under {FAR_ZONE_SHARE} of the largest zone's area) "
           f"{far[0]}/{far[1]} plays ({100 * far[0] / max(far[1], 1):.2f} %), elsewhere "
           f"{near[0]}/{near[1]} ({100 * near[0] / max(near[1], 1):.2f} %)")

@@ -60,6 +60,11 @@ class Seat:
     name: str | None = None
     """The player's name, if the operator gave one."""
 
+    @property
+    def area(self) -> float:
+        """The zone's area in image pixels."""
+        return float(cv2.contourArea(np.asarray(self.polygon, np.float32)))
+
 
 @dataclass(frozen=True, slots=True)
 class TableLayout:
