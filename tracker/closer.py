@@ -192,6 +192,23 @@ class CloserCount:
             cost=kept.cost + (taking_in_cost(taken) if len(taken) else 0.0),
             change=" and ".join(changes)))
 
+    def confirms(self, closer: CloserLook, current: Detections, seat: int, cards: Detections,
+                 *, also: tuple[int, ...] = ()) -> bool:
+        """Whether most closer views of ``seat``'s zone count, of the ranks of ``cards`` (a
+        play lying there) and of the ranks ``also``, as many cards as ``current`` (the
+        picture's cards that count) holds in the zone, and read each of ``cards`` read below
+        ``sure_conf`` surely as its rank (:meth:`read_surely`). The views are read until most
+        of them agree."""
+        unsure = cards[cards.confidence < self.sure_conf]
+
+        def agrees(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
+            return np.array([not more.any() and (not len(unsure) or self._read_surely(
+                seen, more, unsure) is not None)], np.int_)
+
+        ranks = np.union1d(cards.class_id, np.asarray(also, np.int_))
+        agreed, _ = self.agreed(closer(seat), _zone_cards(current, seat), ranks, agrees)
+        return agreed is not None and bool(agreed.all())
+
     def read_surely(self, closer: CloserLook, current: Detections, seat: int,
                     cards: Detections) -> NDArray[np.float32]:
         """The confidence of each of ``cards``, its unsure ones (below ``sure_conf``) read

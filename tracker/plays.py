@@ -180,8 +180,8 @@ class PlaySegmenter:
             faint: they count only when the rules refuse a play without them and take it with
             them (the detector must report that low; below it detections are ignored). A
             faint card of a play's rank beside it holds the play for review, and an answer of
-            its count, unless it is a card's second box from the card's own corner
-            (``data["found_twice"]``).
+            its count that its own zone read closer does not bear out, unless it is a card's
+            second box from the card's own corner (``data["found_twice"]``).
         review_conf: a play whose least sure card is below this is held for review, unless
             nothing else holds it and most closer views read its cards below ``sure_conf``
             from ``sure_conf`` up (:meth:`CloserCount.read_surely`). Of the plays that
@@ -794,7 +794,8 @@ class PlaySegmenter:
             reasons.append(counted_closer_change(f"took in {described(counted)}"))
         elif len(doubtful):
             reasons.append(f"faint {described(doubtful)} beside it")
-        if not objection and (answered := self._answered_in_doubt(seat, cards)) is not None:
+        if not objection and (answered := self._answered_in_doubt(
+                seat, cards, closer=closer, current=current)) is not None:
             reasons.append(f"answers seat {answered.seat}'s {len(cards)} cards, a count in doubt")
         if unended:
             reasons.append(f"the round was over: {taken_with(unended)}")
@@ -1036,17 +1037,28 @@ class PlaySegmenter:
                     f"last, or one before it was read short")]
         return []
 
-    def _answered_in_doubt(self, seat: int, cards: Detections) -> TrickPlay | None:
+    def _answered_in_doubt(self, seat: int, cards: Detections, *, closer: CloserLook | None,
+                           current: Detections) -> TrickPlay | None:
         """The play that ``cards`` from ``seat`` answer, if its count is in doubt (a faint card
         of its ranks beside it, or cards counted only when its zone was read closer) and
         ``cards`` have that count: an answer's count is read against the lead's, so a fan
         missing a strip goes unremarked after a lead missing one (33333 read 3333 with a faint
         3 beside it, then 77777 answering it read 7777 at 0.54: on 90 rendered games, 135
         answers held so, one of them wrong: none wrong is left unheld; 6666666 read 666666, two
-        of its sixes counted closer, then 2888888 answering it read 288888 at 0.50)."""
+        of its sixes counted closer, then 2888888 answering it read 288888 at 0.50).
+
+        Not when the answer's own zone, read closer, bears its count out
+        (:meth:`CloserCount.confirms`): most views count as many cards of its ranks, and of 2s
+        and jokers, as the picture shows there, and read each of its unsure cards surely. Each
+        view reads the answer's fan enlarged, where a strip the picture missed is most often
+        found; the lead's count stands on the answer's then, as the rules take the two together.
+        On 37 rendered rounds, 68 of 77 answers held so were borne out, all of them right."""
         answered = self._round.answered(seat)
         if (answered is None or not answered.count_in_doubt
                 or len(answered.reading.cards) != len(cards)):
+            return None
+        if closer is not None and self.closer_count.confirms(closer, current, seat, cards,
+                                                             also=WILD_CLASS_IDS):
             return None
         return answered
 

@@ -1157,6 +1157,25 @@ def test_an_answer_to_a_lead_whose_count_closer_views_made_is_held_for_review(zo
     assert events[2][0]["review"] is False
 
 
+@pytest.mark.parametrize(("answer_seen_closer", "held"), [("66666", False), ("666666", True)])
+def test_an_answer_its_own_zone_read_closer_counts_as_read_is_not_held(zones, answer_seen_closer,
+                                                                       held):
+    # As above, the lead's fifth 4 counted closer. The answer's own zone, read closer, counts
+    # its five sixes and no more: evidence for its count, and for the lead's, that the rules
+    # take together. A view counting a sixth six leaves it in doubt, and held.
+    segmenter, match = refereed(zones)
+    closer = CloserLook(zones, *[fan("44444", 600, 560) + fan(answer_seen_closer, 860, 480)] * 2)
+    lead = [*fan("444", 600, 560), ("4", 642, 560, 0.45)]
+    answer = fan("66666", 860, 480)
+    events = [follow(segmenter, match, cards(*picture), start, closer=closer)
+              for start, picture in enumerate([lead, lead + answer])]
+    assert [plays(e) for e in events] == [[(0, "44444")], [(1, "66666")]]
+    assert closer.asked == [0, 1]
+    assert events[1][0]["review"] is held
+    assert events[1][0].get("reason") == ("answers seat 0's 5 cards, a count in doubt" if held
+                                          else None)
+
+
 def test_a_card_laid_late_and_seen_with_the_answer_joins_its_play(zones):
     # 888 was committed as 88, its last 8 not yet seen; that 8 shows with the KKK answering
     # it. It is no play of its own (seat 0 is not to act): the lead is corrected to 888 and
