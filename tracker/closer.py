@@ -202,8 +202,8 @@ class CloserCount:
         unsure = cards[cards.confidence < self.sure_conf]
 
         def agrees(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
-            return np.array([not more.any() and (not len(unsure) or self._read_surely(
-                seen, more, unsure) is not None)], np.int_)
+            surely = not len(unsure) or self._read_surely(seen, more, unsure) is not None
+            return np.array([not more.any() and surely], np.int_)
 
         ranks = np.union1d(cards.class_id, np.asarray(also, np.int_))
         agreed, _ = self.agreed(closer(seat), _zone_cards(current, seat), ranks, agrees)

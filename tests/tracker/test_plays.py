@@ -1157,16 +1157,22 @@ def test_an_answer_to_a_lead_whose_count_closer_views_made_is_held_for_review(zo
     assert events[2][0]["review"] is False
 
 
-@pytest.mark.parametrize(("answer_seen_closer", "held"), [("66666", False), ("666666", True)])
-def test_an_answer_its_own_zone_read_closer_counts_as_read_is_not_held(zones, answer_seen_closer,
-                                                                       held):
+@pytest.mark.parametrize(("last_six", "answer_seen_closer", "held"), [
+    (0.9, fan("66666", 860, 480), False),
+    (0.9, fan("666666", 860, 480), True),
+    (0.35, fan("66666", 860, 480), False),
+    (0.35, [*fan("6666", 860, 480), ("6", 916, 480, 0.35)], True),
+], ids=["views-count-five", "views-count-six", "unsure-six-read-surely", "unsure-six-unsure"])
+def test_an_answer_its_own_zone_read_closer_bears_out_is_not_held(zones, last_six,
+                                                                  answer_seen_closer, held):
     # As above, the lead's fifth 4 counted closer. The answer's own zone, read closer, counts
-    # its five sixes and no more: evidence for its count, and for the lead's, that the rules
-    # take together. A view counting a sixth six leaves it in doubt, and held.
+    # its five sixes and no more, each read surely: evidence for its count, and for the
+    # lead's, that the rules take together. A view counting a sixth six, or reading its
+    # unsure six no surer, leaves it in doubt, and held.
     segmenter, match = refereed(zones)
-    closer = CloserLook(zones, *[fan("44444", 600, 560) + fan(answer_seen_closer, 860, 480)] * 2)
+    closer = CloserLook(zones, *[fan("44444", 600, 560) + answer_seen_closer] * 2)
     lead = [*fan("444", 600, 560), ("4", 642, 560, 0.45)]
-    answer = fan("66666", 860, 480)
+    answer = [*fan("6666", 860, 480), ("6", 916, 480, last_six)]
     events = [follow(segmenter, match, cards(*picture), start, closer=closer)
               for start, picture in enumerate([lead, lead + answer])]
     assert [plays(e) for e in events] == [[(0, "44444")], [(1, "66666")]]
