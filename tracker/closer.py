@@ -194,20 +194,11 @@ class CloserCount:
 
     def confirms(self, closer: CloserLook, current: Detections, seat: int, cards: Detections,
                  *, also: tuple[int, ...] = ()) -> bool:
-        """Whether most closer views of ``seat``'s zone count, of the ranks of ``cards`` (a
-        play lying there) and of the ranks ``also``, as many cards as ``current`` (the
-        picture's cards that count) holds in the zone, and read each of ``cards`` read below
-        ``sure_conf`` surely as its rank (:meth:`read_surely`). The views are read until most
-        of them agree."""
-        unsure = cards[cards.confidence < self.sure_conf]
-
-        def agrees(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
-            surely = not len(unsure) or self._read_surely(seen, more, unsure) is not None
-            return np.array([not more.any() and surely], np.int_)
-
-        ranks = np.union1d(cards.class_id, np.asarray(also, np.int_))
-        agreed, _ = self.agreed(closer(seat), _zone_cards(current, seat), ranks, agrees)
-        return agreed is not None and bool(agreed.all())
+        """Whether most closer views of ``seat``'s zone bear out ``cards``, a play lying there:
+        they count, of its ranks and of the ranks ``also``, as many cards as ``current`` (the
+        picture's cards that count) holds in the zone, and read each of its cards below
+        ``sure_conf`` surely as its rank (:meth:`read_surely`)."""
+        return self._read_by_most(closer, current, seat, cards, also) is not None
 
     def read_surely(self, closer: CloserLook, current: Detections, seat: int,
                     cards: Detections) -> NDArray[np.float32]:
@@ -218,8 +209,16 @@ class CloserCount:
         ``current`` holds in the zone; else ``cards.confidence``. The views are read until
         most of them agree. A card the detector was unsure of at the camera's scale is most
         often read surely when enlarged, as a stray box is not read at all."""
+        read = self._read_by_most(closer, current, seat, cards, ())
+        return cards.confidence if read is None else read
+
+    def _read_by_most(self, closer: CloserLook, current: Detections, seat: int,
+                      cards: Detections, also: tuple[int, ...]) -> NDArray[np.float32] | None:
+        """``cards``' confidences, its unsure ones as the closer views of ``seat``'s zone read
+        them (:meth:`read_surely`), if most views count, of its ranks and of ``also``, as many
+        cards as ``current`` holds in the zone and read each unsure card surely; else
+        ``None``. The views are read until most of them agree."""
         unsure = cards.confidence < self.sure_conf
-        in_zone = _zone_cards(current, seat)
         sure: list[NDArray[np.float32]] = []
 
         def reads_surely(seen: Detections, more: NDArray[np.int_]) -> NDArray[np.int_]:
@@ -228,9 +227,10 @@ class CloserCount:
                 sure.append(read)
             return np.array([read is not None], np.int_)
 
-        agreed, _ = self.agreed(closer(seat), in_zone, np.unique(cards.class_id), reads_surely)
+        ranks = np.union1d(cards.class_id, np.asarray(also, np.int_))
+        agreed, _ = self.agreed(closer(seat), _zone_cards(current, seat), ranks, reads_surely)
         if agreed is None or not agreed.any():
-            return cards.confidence
+            return None
         confidence = cards.confidence.copy()
         confidence[unsure] = np.min(sure, axis=0)
         return confidence
@@ -243,6 +243,8 @@ class CloserCount:
         on = box_iou(unsure.xyxy, seen.xyxy) >= self.memory_iou
         if more.any() or not on.any(axis=1).all():
             return None
+        if not len(unsure):
+            return np.empty(0, np.float32)
         best = np.where(on, seen.confidence[None, :], -1.0).argmax(axis=1)
         read = seen.confidence[best]
         if (seen.class_id[best] != unsure.class_id).any() or read.min() < self.sure_conf:
